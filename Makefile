@@ -1,0 +1,49 @@
+# SPDX-License-Identifier: GPL-2.0
+# The front door of the arm64 probes series. See README.md.
+#
+#   make run      install, build, boot, and walk through the seed examples
+#   make shell    boot the same kernel to an interactive guest shell
+#   make check    the tests; ends with "N passed, N failed, N skipped"
+#   make kernel   build only; prints the path of the Image
+#   make series   write the series as format-patch files against the base
+#   make acceptance  the share of instruction offsets a kernel can probe
+#   make clean    drop this kernel's build directory (base and ccache stay)
+#
+# KERNEL=series (the default) or KERNEL=upstream (the pristine base with the
+# same config), for side-by-side comparisons.
+
+KERNEL ?= series
+H := tools/testing/arm64-probes
+export KERNEL
+
+.PHONY: all setup kernel initramfs run shell check series acceptance clean
+all: check
+
+setup:
+	@$(H)/setup.sh
+
+kernel: setup
+	@$(H)/assemble.sh
+	@$(H)/build.sh
+	@echo "$(CURDIR)/build/$(KERNEL)/obj/arch/arm64/boot/Image"
+
+initramfs: kernel
+	@$(H)/initramfs.sh
+
+run: initramfs
+	@$(H)/boot.sh run 900
+
+shell: initramfs
+	@$(H)/boot.sh shell
+
+check: initramfs
+	@$(H)/check.sh
+
+acceptance: initramfs
+	@$(H)/acceptance.sh
+
+series: setup
+	@$(H)/series.sh
+
+clean:
+	rm -rf build/$(KERNEL)

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Boot a kernel under QEMU and run one guest job.
+#   boot.sh JOB [TIMEOUT]   JOB is a script in guest/ (check, run, ...) or
+#                           "shell" for an interactive guest.
+# The console goes to stdout and $LOGS/JOB.console; what the job reports on
+# hvc0 goes to $LOGS/JOB.results. A guest that oopses, panics, stalls or
+# outlives TIMEOUT is a failure, with its console log kept.
+. "$(dirname "$0")/lib.sh"
+
+job=$1
+limit=${2:-1800}
+image=$OBJ/arch/arm64/boot/Image
+[ -f "$image" ] || die "no $image: build the $KERNEL kernel first"
+mkdir -p "$LOGS"
+console=$LOGS/$job.console
+results=$LOGS/$job.results
+rm -f "$console" "$results"
+
+qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 2G
+      -no-reboot -kernel "$image" -initrd "$KDIR/initramfs.cpio"
+      -device virtio-serial-device
+      -chardev "file,id=results,path=$results" -device virtconsole,chardev=results)
+append="console=ttyAMA0 panic=-1 softlockup_panic=0 harness=$job"
+
+if [ "$job" = shell ]; then
+	exec "${qemu[@]}" -nographic -append "$append"
+fi
+
+set +e
+timeout -k 5 "$limit" "${qemu[@]}" -display none -monitor none -serial stdio \
+	-append "$append quiet" </dev/null 2>&1 | tee "$console"
+rc=${PIPESTATUS[0]}
+set -e
+
+# The guest's own dmesg (at the end of the results) sees messages that the
+# quiet console does not print.
+problems=$(cat "$console" "$results" 2>/dev/null | grep -E \
+	'Internal error:|Oops|BUG:|Kernel panic|WARNING:|Unable to handle kernel|rcu: INFO:|detected stalls|soft lockup|blocked for more than|Call trace:' |
+	sort -u | head -20 || true)
+if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
+	say "boot: the guest did not finish within $limit s; console log: $console"
+	exit 1
+fi
+if ! grep -q '^harness: end' "$results" 2>/dev/null; then
+	say "boot: the guest stopped before its job ended (qemu exit $rc); console log: $console"
+	exit 1
+fi
+if [ -n "$problems" ]; then
+	say "boot: the kernel reported problems; console log: $console"
+	printf '  %s\n' "$problems" >&2
+	exit 1
+fi

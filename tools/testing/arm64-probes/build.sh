@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Configure and build one kernel (KERNEL=series or upstream): Image, modules
+# and the modules staged for the guest, in a kept object directory.
+. "$(dirname "$0")/lib.sh"
+
+mkdir -p "$LOGS"
+FRAGS=("$HARNESS/config/series.config" "$SRC/tools/testing/selftests/ftrace/config")
+KMAKE=(make -s -C "$SRC" CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" -j"$JOBS")
+
+# Config: allnoconfig + our fragment + ftracetest's. Made aside and put in
+# place only when it differs, so an unchanged config rebuilds nothing.
+tmp=.config.harness
+(cd "$SRC" && rm -f "$tmp" && KCONFIG_CONFIG=$tmp scripts/kconfig/merge_config.sh -n \
+	"${FRAGS[@]}" && KCONFIG_CONFIG=$tmp make -s olddefconfig) \
+	>"$LOGS/config.log" 2>&1 || { cat "$LOGS/config.log"; die "config failed"; }
+dropped=$(grep -A2 '^Value requested for' "$LOGS/config.log" | grep -v '^--' |
+	paste - - - | sed -E 's/Value requested for (\S+) not in final .config\s+Requested value:\s+(\S+)\s+Actual value:\s+(.*)/\1 (asked \2, got \3)/; s/, got \)/, got: not set)/' || true)
+if [ -n "$dropped" ]; then
+	say "config: options the $KERNEL kernel's Kconfig did not take:"
+	printf "%s\n" "$dropped" | sed "s/^/  /" >&2
+fi
+if cmp -s "$SRC/$tmp" "$SRC/.config"; then
+	rm -f "$SRC/$tmp"
+else
+	mv "$SRC/$tmp" "$SRC/.config"
+fi
+
+say "build: $KERNEL kernel in $OBJ"
+start=$(date +%s)
+if ! "${KMAKE[@]}" Image modules >"$LOGS/build.log" 2>&1; then
+	grep -E 'error|Error' -m 40 "$LOGS/build.log" >&2 || tail -40 "$LOGS/build.log" >&2
+	die "build of the $KERNEL kernel failed; log: $LOGS/build.log"
+fi
+grep -E 'warning:' "$LOGS/build.log" >&2 || true
+rm -rf "$KDIR/modules"
+"${KMAKE[@]}" INSTALL_MOD_PATH="$KDIR/modules" INSTALL_MOD_STRIP=1 \
+	modules_install >>"$LOGS/build.log" 2>&1
+say "build: done in $(($(date +%s) - start)) s"

@@ -1,0 +1,95 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest side of `make check`. Every suite reports on fd 3 (hvc0):
+#   @result SUITE STATUS NAME        one per test
+#   @log SUITE NAME ... @endlog      the output of a test that did not pass
+#   @ktap SUITE ... @endktap         raw KTAP, parsed by the host
+# The host (report.py) judges; the guest only runs and records.
+. /harness/lib.sh
+
+ftracetest_suite() {
+	cd /ftrace || return
+	logdir=/tmp/ftracetest-logs
+	./ftracetest -k -l "$logdir" test.d/kprobe test.d/dynevent
+	for log in "$logdir"/*-log.*; do
+		[ -f "$log" ] || continue
+		test=$(sed -n '1s|^execute[^:]*: *||p' "$log")
+		test=${test#*/test.d/}
+		no=${log##*/}
+		no=${no%%-*}
+		status=$(grep -E "^\[$no\]" "$logdir/ftracetest.log" |
+			sed -nE 's/.*\[(PASS|FAIL|UNRESOLVED|UNTESTED|UNSUPPORTED|XFAIL|UNDEFINED)\]$/\1/p')
+		result ftracetest "${status:-LOST}" "$test"
+		[ "$status" = PASS ] || log_file ftracetest "$test" "$log"
+	done
+	cd /
+}
+
+# KUnit suites, run by loading their modules: the kprobes one, and the
+# series' instruction matrix where the kernel has it.
+kunit_suite() {
+	for mod in test_kprobes arm64_kprobes_insn_test; do
+		[ $mod = test_kprobes ] ||
+			[ -n "$(find /lib/modules -name "$mod.ko")" ] || continue
+		dmesg -c >/dev/null
+		modprobe "$mod"
+		echo "@ktap kunit" >&3
+		dmesg | grep -E '^ *(KTAP|TAP|1\.\.|#|ok|not ok)' >&3
+		echo "@endktap" >&3
+		dmesg >/tmp/kunit.log
+		log_file kunit "$mod" /tmp/kunit.log
+		rmmod "$mod" 2>/dev/null
+	done
+}
+
+# The kprobe samples print from their handlers; a fork must reach each
+# pattern given.
+sample_test() { # module pattern...
+	mod=$1
+	shift
+	dmesg -c >/dev/null
+	if ! modprobe "$mod"; then
+		result samples FAIL "$mod"
+		return
+	fi
+	sh -c true
+	rmmod "$mod"
+	dmesg >/tmp/sample.log
+	for pattern in "$@"; do
+		if ! grep -qE "$pattern" /tmp/sample.log; then
+			echo "no line matches: $pattern" >>/tmp/sample.log
+			result samples FAIL "$mod"
+			log_file samples "$mod" /tmp/sample.log
+			return
+		fi
+	done
+	result samples PASS "$mod"
+}
+
+samples_suite() {
+	sample_test kprobe_example '<kernel_clone> p->addr = 0x[0-9a-f]+, pc = 0x' \
+		'<kernel_clone> p->addr = 0x[0-9a-f]+, pstate = 0x'
+	sample_test kretprobe_example 'kernel_clone returned [0-9]+ and took [0-9]+ ns'
+	# The in-kernel event generation API: the module's init creates,
+	# enables and records two events; a failure refuses the load.
+	dmesg -c >/dev/null
+	if modprobe kprobe_event_gen_test && rmmod kprobe_event_gen_test; then
+		result samples PASS kprobe_event_gen_test
+	else
+		result samples FAIL kprobe_event_gen_test
+		dmesg >/tmp/gen.log
+		log_file samples kprobe_event_gen_test /tmp/gen.log
+	fi
+}
+
+# The project's own guest tests: each prints @result lines itself.
+project_suite() {
+	for t in /harness/tests.d/*; do
+		[ -x "$t" ] && "$t"
+	done
+}
+
+ftracetest_suite
+kunit_suite
+samples_suite
+project_suite

@@ -1,0 +1,158 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""Judge the results a guest job reported and print the summary.
+
+usage: report.py KERNEL RESULTS [EXTRA...]
+
+RESULTS is what the guest wrote on hvc0 (see guest/check.sh); each EXTRA is
+a file of further "@result SUITE STATUS NAME" lines (the host's own tests,
+the boot itself). A test passes when it reports PASS (or ftracetest's XFAIL,
+a failure its own test expects). Any other status is a failure unless the
+expectations file lists that exact status for that test on this kernel, with
+the measured reason; then it counts as skipped and the reason is printed.
+The last line is "N passed, N failed, N skipped"; the exit status is 1 when
+anything failed.
+"""
+import os
+import re
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+LOG_LINES = 200
+
+
+def load_expectations(kernel):
+    """Map (suite, test) to (status, reason) for this kernel."""
+    expected = {}
+    with open(os.path.join(HERE, "expected")) as f:
+        for lineno, line in enumerate(f, 1):
+            line = "" if line.lstrip().startswith("#") else line.strip()
+            if not line:
+                continue
+            fields = line.split(None, 4)
+            if len(fields) < 5:
+                sys.exit(f"expected:{lineno}: want SUITE TEST KERNELS STATUS REASON")
+            suite, test, kernels, status, reason = fields
+            if kernels in ("all", kernel):
+                expected[(suite, test)] = (status, reason)
+    return expected
+
+
+KTAP_LINE = re.compile(r"^(\s*)(ok|not ok) \d+ (?:- )?([^#]+?)\s*(?:#\s*(SKIP|TODO)\b.*)?$")
+
+
+def parse_ktap(suite, lines, results):
+    """Turn KTAP into results: SUITE/SUBSUITE.CASE for nested cases."""
+    pending = []
+    seen = False
+    for line in lines:
+        m = KTAP_LINE.match(line)
+        if not m:
+            continue
+        indent, ok, name, directive = m.groups()
+        status = "SKIP" if directive == "SKIP" else ("PASS" if ok == "ok" else "FAIL")
+        if indent:
+            pending.append((name.strip(), status))
+            continue
+        seen = True
+        if not pending:
+            results.append((suite, status, name.strip()))
+        for case, cstatus in pending:
+            results.append((suite, cstatus, f"{name.strip()}.{case}"))
+        pending = []
+    if not seen:
+        results.append((suite, "FAIL", "ktap-output"))
+
+
+def parse(path, results, logs):
+    try:
+        with open(path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except FileNotFoundError:
+        return
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if line.startswith("@result "):
+            parts = line.split(None, 3)
+            if len(parts) == 4:
+                results.append((parts[1], parts[2], parts[3]))
+        elif line.startswith("@log ") or line.startswith("@ktap "):
+            end = "@endlog" if line.startswith("@log ") else "@endktap"
+            parts = line.split(None, 2)
+            body = []
+            while i < len(lines) and lines[i] != end:
+                body.append(lines[i])
+                i += 1
+            i += 1
+            if end == "@endlog":
+                logs[(parts[1], parts[2] if len(parts) > 2 else "")] = body
+            else:
+                parse_ktap(parts[1], body, results)
+
+
+def main():
+    kernel, files = sys.argv[1], sys.argv[2:]
+    expected = load_expectations(kernel)
+    results, logs = [], {}
+    for path in files:
+        parse(path, results, logs)
+
+    counts = {}
+    order = []
+    failed_logs = []
+    for suite, status, name in results:
+        if suite not in counts:
+            counts[suite] = [0, 0, 0]
+            order.append(suite)
+        want = expected.pop((suite, name), None)
+        if status in ("PASS", "XFAIL"):
+            verdict, note = "pass", ""
+            if want:
+                note = f"  (listed as {want[0]}: the entry is stale)"
+        elif want and want[0] == status:
+            verdict, note = "skip", f"  ({status}, expected: {want[1]})"
+        else:
+            verdict, note = "FAIL", f"  ({status})"
+            failed_logs.append((suite, name))
+        idx = {"pass": 0, "FAIL": 1, "skip": 2}[verdict]
+        counts[suite][idx] += 1
+        print(f"{verdict:4} {suite}: {name}{note}")
+
+    for (suite, name), (status, reason) in sorted(expected.items()):
+        if suite in counts:
+            print(f"note {suite}: {name} is listed as {status} but did not run")
+
+    printed = set()
+    for suite, name in failed_logs:
+        # A test's own log, or else the logs its suite kept (a KUnit
+        # module's kernel log, say).
+        keys = [(suite, name)] if (suite, name) in logs else \
+            [k for k in logs if k[0] == suite]
+        for key in keys:
+            if key in printed:
+                continue
+            printed.add(key)
+            body = logs[key]
+            print(f"---- log of {key[0]}: {key[1]} ----")
+            for line in body[:LOG_LINES]:
+                print(line)
+            if len(body) > LOG_LINES:
+                print(f"... {len(body) - LOG_LINES} more lines")
+            print("----")
+
+    total = [0, 0, 0]
+    for suite in order:
+        p, f, s = counts[suite]
+        total = [total[0] + p, total[1] + f, total[2] + s]
+        print(f"suite {suite}: {p} passed, {f} failed, {s} skipped")
+    if not results:
+        total[1] += 1
+        print("no test reported a result")
+    print(f"{total[0]} passed, {total[1]} failed, {total[2]} skipped")
+    return 1 if total[1] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
