@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Kernel probes on arm64.
+ */
+#ifndef __ASM_KPROBES_H
+#define __ASM_KPROBES_H
+
+#include <asm-generic/kprobes.h>
+
+#ifdef CONFIG_KPROBES
+#include <linux/percpu.h>
+#include <linux/ptrace.h>
+#include <linux/types.h>
+
+#include <asm/probes.h>
+
+/* The generic slot allocator; a slot holds the copy and a BRK after it. */
+#define __ARCH_WANT_KPROBES_INSN_SLOT
+#define MAX_INSN_SIZE			2
+
+#define kretprobe_blacklist_size	0
+
+struct kprobe;
+
+/* A slot is written through aarch64_insn_patch_text_nosync(), which syncs. */
+static inline void flush_insn_slot(struct kprobe *p)
+{
+}
+
+/**
+ * struct kprobe_ctlblk - the per-CPU state of the probe being handled
+ * @kprobe_status: where its handling is (KPROBE_HIT_ACTIVE, ...)
+ * @saved_daif: the DAIF bits of the probed code, while stepping masks them
+ * @outer: the probe whose handling a reentered probe interrupted
+ * @outer_status: its @kprobe_status
+ * @outer_daif: its @saved_daif
+ */
+struct kprobe_ctlblk {
+	unsigned int kprobe_status;
+	unsigned long saved_daif;
+	struct kprobe *outer;
+	unsigned int outer_status;
+	unsigned long outer_daif;
+};
+
+void arch_remove_kprobe(struct kprobe *p);
+int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr);
+void __kretprobe_trampoline(void);
+
+#endif /* CONFIG_KPROBES */
+
+int kprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
+int kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr);
+int kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
+
+#endif /* __ASM_KPROBES_H */

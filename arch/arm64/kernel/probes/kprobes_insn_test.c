@@ -1,0 +1,222 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The instruction matrix: every class a kprobe simulates, and instructions
+ * of each class it steps out of line, run once without a probe and once
+ * with a kprobe on the instruction itself. Both runs must leave the same
+ * general registers, x30, NZCV, v0, memory and branch direction, and the
+ * probe must have been hit once a run. Then: a probe on an instruction of
+ * each refused class is refused.
+ */
+
+#include <kunit/test.h>
+#include <linux/kprobes.h>
+#include <linux/module.h>
+
+#include <asm/insn.h>
+#include <asm/neon.h>
+
+#include "kprobes_insn_test.h"
+
+/* The default state: every register and the memory distinct and non-zero. */
+static void setup_default(struct insn_state *s, unsigned int variant)
+{
+	int i;
+
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < 16; i++)
+		s->x[i] = 0x0101010101010101ULL * (i + 1) ^ BIT_ULL(63);
+	/* Small values where registers index or count. */
+	s->x[1] = 3;
+	s->x[2] = 0x1234;
+	for (i = 0; i < 4; i++)
+		s->mem[i] = 0x1111111111111111ULL * (i + 9);
+}
+
+/* All sixteen NZCV values. */
+static void setup_flags(struct insn_state *s, unsigned int variant)
+{
+	setup_default(s, 0);
+	s->nzcv = (u64)variant << 28;
+}
+
+/* x1 zero, zero in its low half only, and with bits 3 and 40 either way. */
+static const u64 x1_values[] = {
+	0, BIT_ULL(40), 5, BIT_ULL(40) | BIT_ULL(3), ~0ULL,
+};
+
+static void setup_x1(struct insn_state *s, unsigned int variant)
+{
+	setup_default(s, 0);
+	s->x[1] = x1_values[variant];
+}
+
+/* Operand pairs that set each flag of an addition or subtraction. */
+static const u64 x1_x2_values[][2] = {
+	{ 1, 2 }, { ~0ULL, 1 }, { S64_MAX, 1 }, { 0, 0 }, { 0x80000000, 0x80000000 },
+};
+
+static void setup_arith(struct insn_state *s, unsigned int variant)
+{
+	setup_flags(s, variant % 16);
+	s->x[1] = x1_x2_values[variant % ARRAY_SIZE(x1_x2_values)][0];
+	s->x[2] = x1_x2_values[variant % ARRAY_SIZE(x1_x2_values)][1];
+}
+
+/* The state lives at one address for both runs: some cases store to it. */
+static struct insn_state insn_state;
+
+static void setup_mem(struct insn_state *s, unsigned int variant)
+{
+	setup_default(s, 0);
+	s->x[2] = (u64)insn_state.mem;
+}
+
+/* How each kind of case varies its inputs, run by run. */
+static const struct {
+	void (*setup)(struct insn_state *state, unsigned int variant);
+	unsigned int variants;
+} inputs[] = {
+	[IC_DEFAULT] = { setup_default, 1 },
+	[IC_FLAGS] = { setup_flags, 16 },
+	[IC_X1] = { setup_x1, ARRAY_SIZE(x1_values) },
+	[IC_ARITH] = { setup_arith, 16 },
+	[IC_MEM] = { setup_mem, 1 },
+};
+
+/* The cases are those the assembly lays out, in its order. */
+static const void *insn_case_gen_params(const void *prev, char *desc)
+{
+	const struct insn_case *c = prev ? (const struct insn_case *)prev + 1 :
+					   insn_cases;
+
+	if (c >= insn_cases_end)
+		return NULL;
+	strscpy(desc, c->name + 3, KUNIT_PARAM_DESC_SIZE);
+	return c;
+}
+
+static unsigned int pre_hits, post_hits;
+
+static int count_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	pre_hits++;
+	return 0;
+}
+
+static void count_post(struct kprobe *p, struct pt_regs *regs,
+		       unsigned long flags)
+{
+	post_hits++;
+}
+
+static void run_case(const struct insn_case *c, unsigned int variant,
+		     struct insn_state *out)
+{
+	inputs[c->inputs].setup(&insn_state, variant);
+	/* Every case writes v0, and some read literals into it. */
+	kernel_neon_begin();
+	c->run(&insn_state);
+	kernel_neon_end();
+	*out = insn_state;
+}
+
+static void insn_matrix_test(struct kunit *test)
+{
+	const struct insn_case *c = test->param_value;
+	unsigned int variants = inputs[c->inputs].variants;
+	struct insn_state *plain, *probed;
+	struct kprobe kp = {
+		.addr = (kprobe_opcode_t *)c->probe,
+		.pre_handler = count_pre,
+		.post_handler = count_post,
+	};
+	unsigned int v;
+	int i;
+
+	BUILD_BUG_ON(offsetof(struct insn_state, x30) != ISTATE_X30);
+	BUILD_BUG_ON(offsetof(struct insn_state, nzcv) != ISTATE_NZCV);
+	BUILD_BUG_ON(offsetof(struct insn_state, q0) != ISTATE_Q0);
+	BUILD_BUG_ON(offsetof(struct insn_state, mem) != ISTATE_MEM);
+	BUILD_BUG_ON(offsetof(struct insn_state, path) != ISTATE_PATH);
+	BUILD_BUG_ON(sizeof(struct insn_state) != ISTATE_SIZE);
+	BUILD_BUG_ON(sizeof(struct insn_case) != 32);
+
+	plain = kunit_kcalloc(test, variants, sizeof(*plain), GFP_KERNEL);
+	probed = kunit_kcalloc(test, variants, sizeof(*probed), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, plain);
+	KUNIT_ASSERT_NOT_NULL(test, probed);
+
+	for (v = 0; v < variants; v++)
+		run_case(c, v, &plain[v]);
+
+	pre_hits = 0;
+	post_hits = 0;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ_MSG(test, !kp.ainsn.slot, c->how == IC_SIM,
+			    "decoded as %s", kp.ainsn.slot ? "stepped" : "simulated");
+	for (v = 0; v < variants; v++)
+		run_case(c, v, &probed[v]);
+	unregister_kprobe(&kp);
+
+	KUNIT_EXPECT_EQ(test, pre_hits, variants);
+	KUNIT_EXPECT_EQ(test, post_hits, variants);
+	for (v = 0; v < variants; v++) {
+		for (i = 0; i < 16; i++)
+			KUNIT_EXPECT_EQ_MSG(test, probed[v].x[i], plain[v].x[i],
+					    "x%d, variant %u", i, v);
+		KUNIT_EXPECT_EQ_MSG(test, probed[v].x30, plain[v].x30,
+				    "x30, variant %u", v);
+		KUNIT_EXPECT_EQ_MSG(test, probed[v].nzcv, plain[v].nzcv,
+				    "nzcv, variant %u", v);
+		KUNIT_EXPECT_EQ_MSG(test, probed[v].path, plain[v].path,
+				    "branch, variant %u", v);
+		KUNIT_EXPECT_MEMEQ_MSG(test, probed[v].q0, plain[v].q0,
+				       sizeof(plain[v].q0), "v0, variant %u", v);
+		KUNIT_EXPECT_MEMEQ_MSG(test, probed[v].mem, plain[v].mem,
+				       sizeof(plain[v].mem), "memory, variant %u", v);
+	}
+}
+
+static void refused_test(struct kunit *test)
+{
+	u32 *insn;
+
+	for (insn = (u32 *)ic_refused_first; insn < (u32 *)ic_refused_end; insn++) {
+		struct kprobe kp = { .addr = insn };
+
+		KUNIT_EXPECT_EQ_MSG(test, register_kprobe(&kp), -EINVAL,
+				    "instruction %08x", le32_to_cpu(*insn));
+	}
+}
+
+static void exclusive_test(struct kunit *test)
+{
+	u32 *ldxr = (u32 *)ic_exclusive;
+	struct kprobe inside = {}, after = {};
+
+	/* The function may open with a BTI. */
+	while (!aarch64_insn_is_load_ex(le32_to_cpu(*ldxr)))
+		ldxr++;
+	inside.addr = ldxr + 1;
+	after.addr = ldxr + 3;
+	KUNIT_EXPECT_EQ(test, register_kprobe(&inside), -EINVAL);
+	KUNIT_EXPECT_EQ(test, register_kprobe(&after), 0);
+	unregister_kprobe(&after);
+}
+
+static struct kunit_case arm64_kprobes_insn_cases[] = {
+	KUNIT_CASE_PARAM(insn_matrix_test, insn_case_gen_params),
+	KUNIT_CASE(refused_test),
+	KUNIT_CASE(exclusive_test),
+	{}
+};
+
+static struct kunit_suite arm64_kprobes_insn_suite = {
+	.name = "arm64_kprobes_insn",
+	.test_cases = arm64_kprobes_insn_cases,
+};
+
+kunit_test_suite(arm64_kprobes_insn_suite);
+
+MODULE_DESCRIPTION("arm64 kprobes instruction matrix");
+MODULE_LICENSE("GPL");

@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Simulation of the instructions a probe does not execute out of line.
+ *
+ * Each routine is entered with regs->pc at the probed instruction and leaves
+ * it at the next one to execute. Register number 31 reads as zero and
+ * ignores writes here, as XZR does: pt_regs_read_reg() and
+ * pt_regs_write_reg() see to it.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/bitops.h>
+#include <linux/kprobes.h>
+#include <linux/sched/signal.h>
+#include <linux/sizes.h>
+#include <linux/uaccess.h>
+
+#include <asm/daifflags.h>
+#include <asm/ptrace.h>
+#include <asm/traps.h>
+
+#include "simulate.h"
+
+#define RT(insn)	FIELD_GET(GENMASK(4, 0), insn)
+#define RN(insn)	FIELD_GET(GENMASK(9, 5), insn)
+
+/* Branch displacements, in bytes, sign-extended. */
+static s64 __kprobes imm26_offset(u32 insn)
+{
+	return sign_extend64((u64)(insn & GENMASK(25, 0)) << 2, 27);
+}
+
+static s64 __kprobes imm19_offset(u32 insn)
+{
+	return sign_extend64((u64)FIELD_GET(GENMASK(23, 5), insn) << 2, 20);
+}
+
+static s64 __kprobes imm14_offset(u32 insn)
+{
+	return sign_extend64((u64)FIELD_GET(GENMASK(18, 5), insn) << 2, 15);
+}
+
+static void __kprobes next(struct pt_regs *regs)
+{
+	regs->pc += AARCH64_INSN_SIZE;
+}
+
+static void __kprobes branch_if(struct pt_regs *regs, bool taken, s64 offset)
+{
+	regs->pc += taken ? offset : AARCH64_INSN_SIZE;
+}
+
+/* The Arm ARM's ConditionHolds(), on the NZCV flags of @pstate. */
+static bool __kprobes condition_holds(unsigned int cond, u64 pstate)
+{
+	bool n = pstate & PSR_N_BIT, z = pstate & PSR_Z_BIT;
+	bool c = pstate & PSR_C_BIT, v = pstate & PSR_V_BIT;
+	bool holds;
+
+	switch (cond >> 1) {
+	case 0:
+		holds = z;			/* EQ, NE */
+		break;
+	case 1:
+		holds = c;			/* CS, CC */
+		break;
+	case 2:
+		holds = n;			/* MI, PL */
+		break;
+	case 3:
+		holds = v;			/* VS, VC */
+		break;
+	case 4:
+		holds = c && !z;		/* HI, LS */
+		break;
+	case 5:
+		holds = n == v;			/* GE, LT */
+		break;
+	case 6:
+		holds = n == v && !z;		/* GT, LE */
+		break;
+	default:
+		return true;			/* AL, NV */
+	}
+	/* The odd conditions are the negations, but for NV. */
+	return (cond & 1) ? !holds : holds;
+}
+
+void __kprobes sim_nop(u32 insn, struct pt_regs *regs)
+{
+	next(regs);
+}
+
+/* B, BL */
+void __kprobes sim_b(u32 insn, struct pt_regs *regs)
+{
+	if (insn & BIT(31))
+		regs->regs[30] = regs->pc + AARCH64_INSN_SIZE;
+	regs->pc += imm26_offset(insn);
+}
+
+/* B.cond, BC.cond */
+void __kprobes sim_b_cond(u32 insn, struct pt_regs *regs)
+{
+	branch_if(regs, condition_holds(insn & 0xf, regs->pstate),
+		  imm19_offset(insn));
+}
+
+/* CBZ, CBNZ: bit 31 selects Xt over Wt, bit 24 CBNZ over CBZ. */
+void __kprobes sim_cbz(u32 insn, struct pt_regs *regs)
+{
+	u64 val = pt_regs_read_reg(regs, RT(insn));
+
+	if (!(insn & BIT(31)))
+		val = lower_32_bits(val);
+	branch_if(regs, !val == !(insn & BIT(24)), imm19_offset(insn));
+}
+
+/* TBZ, TBNZ: the bit number is b5:b40, bit 24 selects TBNZ over TBZ. */
+void __kprobes sim_tbz(u32 insn, struct pt_regs *regs)
+{
+	unsigned int bit = FIELD_GET(BIT(31), insn) << 5 |
+			   FIELD_GET(GENMASK(23, 19), insn);
+	bool set = pt_regs_read_reg(regs, RT(insn)) & BIT_ULL(bit);
+
+	branch_if(regs, set == !!(insn & BIT(24)), imm14_offset(insn));
+}
+
+/* BR, BLR, RET: the target is read before BLR x30 overwrites it. */
+void __kprobes sim_br(u32 insn, struct pt_regs *regs)
+{
+	u64 target = pt_regs_read_reg(regs, RN(insn));
+
+	if (FIELD_GET(GENMASK(22, 21), insn) == 1)
+		regs->regs[30] = regs->pc + AARCH64_INSN_SIZE;
+	regs->pc = target;
+}
+
+/* ADR, ADRP: immhi:immlo, in bytes for ADR, in 4KB pages for ADRP. */
+void __kprobes sim_adr(u32 insn, struct pt_regs *regs)
+{
+	s64 imm = sign_extend64(FIELD_GET(GENMASK(23, 5), insn) << 2 |
+				FIELD_GET(GENMASK(30, 29), insn), 20);
+	u64 val;
+
+	if (insn & BIT(31))
+		val = ALIGN_DOWN(regs->pc, SZ_4K) + (imm << 12);
+	else
+		val = regs->pc + imm;
+	pt_regs_write_reg(regs, RT(insn), val);
+	next(regs);
+}
+
+/*
+ * Read a literal. A kernel literal is read as the instruction would read
+ * it, so that a bad address faults the same way. A user one may fault: the
+ * task gets the SIGSEGV the load would have given it, at the load.
+ */
+static bool __kprobes read_literal(struct pt_regs *regs, u64 addr, void *val,
+				   size_t size)
+{
+	if (!user_mode(regs)) {
+		memcpy(val, (void *)addr, size);
+		return true;
+	}
+	if (!copy_from_user(val, (void __user *)addr, size))
+		return true;
+	force_sig_fault(SIGSEGV, SEGV_MAPERR, (void __user *)addr);
+	return false;
+}
+
+/* LDR Wt, LDR Xt, LDRSW Xt (literal): opc is bits 31:30. */
+void __kprobes sim_ldr_literal(u32 insn, struct pt_regs *regs)
+{
+	u64 addr = regs->pc + imm19_offset(insn);
+	unsigned int opc = FIELD_GET(GENMASK(31, 30), insn);
+	union {
+		u32 w;
+		u64 x;
+	} val = {};
+
+	if (!read_literal(regs, addr, &val, opc == 1 ? 8 : 4))
+		return;
+	if (opc == 1)
+		pt_regs_write_reg(regs, RT(insn), val.x);
+	else if (opc == 2)
+		pt_regs_write_reg(regs, RT(insn), (s64)(s32)val.w);
+	else
+		pt_regs_write_reg(regs, RT(insn), val.w);
+	next(regs);
+}
+
+void probe_load_vreg(unsigned int n, const u8 *q);
+
+/*
+ * LDR St, Dt, Qt (literal), kernel only: the kernel uses FP registers only
+ * between kernel_neon_begin() and kernel_neon_end(), where they are live in
+ * the CPU and the handlers, built with -mgeneral-regs-only, leave them be.
+ * A scalar load clears the rest of the vector register, hence the zeroes.
+ */
+void __kprobes sim_ldr_fp_literal(u32 insn, struct pt_regs *regs)
+{
+	u64 addr = regs->pc + imm19_offset(insn);
+	u8 q[16] __aligned(16) = {};
+
+	memcpy(q, (void *)addr, 4 << FIELD_GET(GENMASK(31, 30), insn));
+	probe_load_vreg(RT(insn), q);
+	next(regs);
+}
+
+/*
+ * PACIAZ, PACIASP, PACIBZ, PACIBSP, kernel only: sign x30 with SP (or
+ * zero) as the modifier, through PACIA1716 or PACIB1716, which use the
+ * same keys. Without pointer authentication both are NOPs, as the
+ * originals are. Bit 5 selects SP over zero, bit 6 the B key.
+ */
+void __kprobes sim_pac_lr(u32 insn, struct pt_regs *regs)
+{
+	register u64 x17 asm("x17") = regs->regs[30];
+	register u64 x16 asm("x16") = (insn & BIT(5)) ? regs->sp : 0;
+
+	if (insn & BIT(6))
+		asm volatile("hint #10" : "+r" (x17) : "r" (x16));
+	else
+		asm volatile("hint #8" : "+r" (x17) : "r" (x16));
+	regs->regs[30] = x17;
+	next(regs);
+}
+
+/* MRS Xt, DAIF, kernel only: the value the probed code had. */
+void __kprobes sim_mrs_daif(u32 insn, struct pt_regs *regs)
+{
+	pt_regs_write_reg(regs, RT(insn), regs->pstate & DAIF_MASK);
+	next(regs);
+}

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * User-space probes on arm64: the architecture's part under the generic
+ * uprobes core.
+ *
+ * A uprobe's BRK is handled in the task's context. Its instruction is
+ * simulated when decode.c says so; otherwise the core copies it to the
+ * task's out-of-line area and the task executes it there under hardware
+ * single step, which, unlike a BRK after the slot, needs no second slot word
+ * and is already how ptrace steps user code.
+ */
+
+#include <linux/highmem.h>
+#include <linux/ptrace.h>
+#include <linux/uprobes.h>
+
+#include <asm/cacheflush.h>
+
+#include "decode.h"
+
+/*
+ * No fault sets thread.fault_code to this value: if it changes while the
+ * task steps its slot, the stepped instruction trapped.
+ */
+#define XOL_NOT_TRAPPED		UINT_MAX
+
+void arch_uprobe_copy_ixol(struct page *page, unsigned long vaddr,
+			   void *src, unsigned long len)
+{
+	unsigned long slot = (unsigned long)kmap_local_page(page) +
+			     offset_in_page(vaddr);
+
+	memcpy((void *)slot, src, len);
+	/* The task fetches the slot through its own mapping of the page. */
+	sync_icache_aliases(slot, slot + len);
+	kunmap_local((void *)slot);
+}
+
+/* A BRK leaves the PC at itself. */
+unsigned long uprobe_get_swbp_addr(struct pt_regs *regs)
+{
+	return instruction_pointer(regs);
+}
+
+int arch_uprobe_analyze_insn(struct arch_uprobe *auprobe, struct mm_struct *mm,
+			     unsigned long addr)
+{
+	const struct probe_insn_class *class;
+
+	if (mm->context.flags & MMCF_AARCH32)
+		return -EOPNOTSUPP;
+	if (!IS_ALIGNED(addr, AARCH64_INSN_SIZE))
+		return -EINVAL;
+
+	class = probe_decode(le32_to_cpu(auprobe->insn));
+	switch (class->user) {
+	case PROBE_SIMULATE:
+		auprobe->simulate = class->simulate;
+		return 0;
+	case PROBE_STEP:
+		auprobe->simulate = NULL;
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
+{
+	if (!auprobe->simulate)
+		return false;
+	auprobe->simulate(le32_to_cpu(auprobe->insn), regs);
+	return true;
+}
+
+int arch_uprobe_pre_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
+{
+	current->thread.fault_code = XOL_NOT_TRAPPED;
+	instruction_pointer_set(regs, current->utask->xol_vaddr);
+	user_enable_single_step(current);
+	return 0;
+}
+
+int arch_uprobe_post_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
+{
+	WARN_ON_ONCE(current->thread.fault_code != XOL_NOT_TRAPPED);
+	instruction_pointer_set(regs, current->utask->vaddr + AARCH64_INSN_SIZE);
+	user_disable_single_step(current);
+	return 0;
+}
+
+bool arch_uprobe_xol_was_trapped(struct task_struct *t)
+{
+	return t->thread.fault_code != XOL_NOT_TRAPPED;
+}
+
+/* The task is leaving the slot for a signal: back to the probed address. */
+void arch_uprobe_abort_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)
+{
+	instruction_pointer_set(regs, current->utask->vaddr);
+	user_disable_single_step(current);
+}
+
+/*
+ * Whether a return instance is still live: the frame that called the
+ * probed function is not popped while SP is at or below it. A chained
+ * call (a tail branch into another probed function) returns with the same
+ * SP, hence the equality for that case.
+ */
+bool arch_uretprobe_is_alive(struct return_instance *ret, enum rp_check ctx,
+			     struct pt_regs *regs)
+{
+	if (ctx == RP_CHECK_CHAIN_CALL)
+		return regs->sp <= ret->stack;
+	return regs->sp < ret->stack;
+}
+
+unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline_vaddr,
+						struct pt_regs *regs)
+{
+	unsigned long ret = procedure_link_pointer(regs);
+
+	procedure_link_pointer_set(regs, trampoline_vaddr);
+	return ret;
+}
+
+int arch_uprobe_exception_notify(struct notifier_block *self,
+				 unsigned long val, void *data)
+{
+	return NOTIFY_DONE;
+}
+
+/**
+ * uprobe_brk_handler() - a task hit the BRK of a uprobe
+ * @regs: the task's state
+ * @esr: the syndrome of the BRK
+ *
+ * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR when no uprobe owns the BRK.
+ */
+int uprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
+{
+	return uprobe_pre_sstep_notifier(regs) ? DBG_HOOK_HANDLED :
+						 DBG_HOOK_ERROR;
+}
+
+/**
+ * uprobe_single_step_handler() - a task stepped its out-of-line slot
+ * @regs: the task's state
+ * @esr: the syndrome of the step exception
+ *
+ * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR when the step is not a
+ * uprobe's.
+ */
+int uprobe_single_step_handler(struct pt_regs *regs, unsigned long esr)
+{
+	struct uprobe_task *utask = current->utask;
+
+	WARN_ON(utask && instruction_pointer(regs) !=
+			 utask->xol_vaddr + AARCH64_INSN_SIZE);
+	return uprobe_post_sstep_notifier(regs) ? DBG_HOOK_HANDLED :
+						  DBG_HOOK_ERROR;
+}

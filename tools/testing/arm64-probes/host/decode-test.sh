@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Check the probes decoder against decode-cases.txt: each case's assembly is
+# assembled by binutils, decoded by decode.c built for the host, and its
+# actions compared. Prints "@result decoder STATUS ASSEMBLY" lines.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../../.." && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+if ! gcc -Wall -Wextra -Werror -I"$here/shim" -I"$top/arch/arm64/kernel/probes" \
+	-o "$work/decode" "$here/decode-test.c" 2>"$work/cc.log"; then
+	echo "@result decoder FAIL build"
+	echo "@log decoder build"; cat "$work/cc.log"; echo "@endlog"
+	exit 0
+fi
+
+grep -v '^#' "$here/decode-cases.txt" | grep . >"$work/cases"
+{
+	echo '.arch armv8.8-a+memtag+sve+sme+ls64+tme+mops+pauth+aes'
+	sed -E 's/^\S+\s+\S+\s+\S+\s+//' "$work/cases"
+} >"$work/cases.s"
+if ! aarch64-linux-gnu-as "$work/cases.s" -o "$work/cases.o" 2>"$work/as.log"; then
+	echo "@result decoder FAIL assemble"
+	echo "@log decoder assemble"; cat "$work/as.log"; echo "@endlog"
+	exit 0
+fi
+aarch64-linux-gnu-objcopy -O binary -j .text "$work/cases.o" "$work/cases.bin"
+od -An -v -tx4 -w4 "$work/cases.bin" | "$work/decode" >"$work/decoded"
+
+paste -d' ' <(awk '{print $1, $2, $3}' "$work/cases") "$work/decoded" \
+	<(sed -E 's/^\S+\s+\S+\s+\S+\s+//' "$work/cases") |
+while read -r k u fn insn dk du name dfn asm; do
+	if [ "$k $u $fn" = "$dk $du $dfn" ]; then
+		echo "@result decoder PASS $asm"
+	else
+		echo "@result decoder FAIL $asm"
+		echo "@log decoder $asm"
+		echo "$insn: expected $k $u $fn, decoded $dk $du $dfn (class $name)"
+		echo "@endlog"
+	fi
+done
