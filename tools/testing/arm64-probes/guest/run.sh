@@ -6,9 +6,9 @@
 cd /sys/kernel/tracing
 
 step() { printf '\n==== %s\n' "$*"; }
-show() { # command, shown then run
+show() { # command, shown then run by this shell (a fork would be traced)
 	printf '# %s\n' "$*"
-	sh -c "$*"
+	eval "$*"
 }
 reset_tracing() {
 	echo 0 >tracing_on
