@@ -85,11 +85,15 @@ samples_suite() {
 # The project's own guest tests: each prints @result lines itself.
 project_suite() {
 	for t in /harness/tests.d/*; do
+		t0=$(cut -d. -f1 /proc/uptime)
 		[ -x "$t" ] && "$t"
+		echo "@time ${t##*/} $(($(cut -d. -f1 /proc/uptime) - t0))" >&3
 	done
 }
 
-ftracetest_suite
-kunit_suite
-samples_suite
-project_suite
+# Each suite's time goes to the results too, for the README's figures.
+for suite in ftracetest_suite kunit_suite samples_suite project_suite; do
+	start=$(cut -d. -f1 /proc/uptime)
+	$suite
+	echo "@time $suite $(($(cut -d. -f1 /proc/uptime) - start))" >&3
+done
