@@ -25,7 +25,7 @@ setup:
 kernel: setup
 	@$(H)/assemble.sh
 	@$(H)/build.sh
-	@echo "$(CURDIR)/build/$(KERNEL)/obj/arch/arm64/boot/Image"
+	@echo "$(CURDIR)/build/$(KERNEL)/src/arch/arm64/boot/Image"
 
 initramfs: kernel
 	@$(H)/initramfs.sh

@@ -19,7 +19,6 @@
  */
 
 #include <linux/kernel.h>
-#include <linux/kprobes.h>
 
 #include "decode.h"
 #include "simulate.h"

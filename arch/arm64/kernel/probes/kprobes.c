@@ -22,7 +22,6 @@
 #include <linux/extable.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
-#include <linux/sched/debug.h>
 
 #include <asm/daifflags.h>
 #include <asm/debug-monitors.h>

@@ -17,7 +17,6 @@
 
 #include <asm/daifflags.h>
 #include <asm/ptrace.h>
-#include <asm/traps.h>
 
 #include "simulate.h"
 
