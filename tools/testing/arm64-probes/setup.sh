@@ -13,13 +13,20 @@ for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
 		missing+=("$p")
 done
-if [ ${#missing[@]} -gt 0 ]; then
-	sudo=
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	say "setup: installing ${missing[*]}"
-	dpkg --print-foreign-architectures | grep -qx arm64 ||
-		$sudo dpkg --add-architecture arm64
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+update=
+# The guest's busybox is an arm64 package.
+if ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	say "setup: adding the arm64 architecture to dpkg"
+	$sudo dpkg --add-architecture arm64
+	update=yes
+fi
+if [ ${#missing[@]} -gt 0 ] || [ -n "$update" ]; then
 	$sudo apt-get update -qq
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	say "setup: installing ${missing[*]}"
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null
 fi
