@@ -16,6 +16,7 @@
 #include <linux/uaccess.h>
 
 #include <asm/daifflags.h>
+#include <asm/insn.h>
 #include <asm/ptrace.h>
 
 #include "simulate.h"
@@ -49,42 +50,6 @@ static void __kprobes branch_if(struct pt_regs *regs, bool taken, s64 offset)
 	regs->pc += taken ? offset : AARCH64_INSN_SIZE;
 }
 
-/* The Arm ARM's ConditionHolds(), on the NZCV flags of @pstate. */
-static bool __kprobes condition_holds(unsigned int cond, u64 pstate)
-{
-	bool n = pstate & PSR_N_BIT, z = pstate & PSR_Z_BIT;
-	bool c = pstate & PSR_C_BIT, v = pstate & PSR_V_BIT;
-	bool holds;
-
-	switch (cond >> 1) {
-	case 0:
-		holds = z;			/* EQ, NE */
-		break;
-	case 1:
-		holds = c;			/* CS, CC */
-		break;
-	case 2:
-		holds = n;			/* MI, PL */
-		break;
-	case 3:
-		holds = v;			/* VS, VC */
-		break;
-	case 4:
-		holds = c && !z;		/* HI, LS */
-		break;
-	case 5:
-		holds = n == v;			/* GE, LT */
-		break;
-	case 6:
-		holds = n == v && !z;		/* GT, LE */
-		break;
-	default:
-		return true;			/* AL, NV */
-	}
-	/* The odd conditions are the negations, but for NV. */
-	return (cond & 1) ? !holds : holds;
-}
-
 void __kprobes sim_nop(u32 insn, struct pt_regs *regs)
 {
 	next(regs);
@@ -98,10 +63,13 @@ void __kprobes sim_b(u32 insn, struct pt_regs *regs)
 	regs->pc += imm26_offset(insn);
 }
 
-/* B.cond, BC.cond */
+/*
+ * B.cond, BC.cond: the condition checks of traps.c, written for AArch32
+ * instructions, read the same NZCV bits of PSTATE.
+ */
 void __kprobes sim_b_cond(u32 insn, struct pt_regs *regs)
 {
-	branch_if(regs, condition_holds(insn & 0xf, regs->pstate),
+	branch_if(regs, aarch32_opcode_cond_checks[insn & 0xf](regs->pstate),
 		  imm19_offset(insn));
 }
 
