@@ -153,6 +153,14 @@ static void __kprobes leave_slot(struct kprobe_ctlblk *kcb,
 	instruction_pointer_set(regs, (unsigned long)pc);
 }
 
+/* A reentered probe is done: hand the CPU back to the probe it interrupted. */
+static void __kprobes resume_outer(struct kprobe_ctlblk *kcb)
+{
+	__this_cpu_write(current_kprobe, kcb->outer);
+	kcb->kprobe_status = kcb->outer_status;
+	kcb->saved_daif = kcb->outer_daif;
+}
+
 /*
  * The instruction has run, from its slot or in C. A reentered probe hands
  * the CPU back to the probe it interrupted; any other runs its
@@ -163,9 +171,7 @@ static void __kprobes finish_kprobe(struct kprobe *p,
 				    struct pt_regs *regs)
 {
 	if (kcb->kprobe_status == KPROBE_REENTER) {
-		__this_cpu_write(current_kprobe, kcb->outer);
-		kcb->kprobe_status = kcb->outer_status;
-		kcb->saved_daif = kcb->outer_daif;
+		resume_outer(kcb);
 		return;
 	}
 	kcb->kprobe_status = KPROBE_HIT_SSDONE;
@@ -292,13 +298,10 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 		return 0;
 
 	leave_slot(kcb, regs, p->addr);
-	if (kcb->kprobe_status == KPROBE_REENTER) {
-		__this_cpu_write(current_kprobe, kcb->outer);
-		kcb->kprobe_status = kcb->outer_status;
-		kcb->saved_daif = kcb->outer_daif;
-	} else {
+	if (kcb->kprobe_status == KPROBE_REENTER)
+		resume_outer(kcb);
+	else
 		reset_current_kprobe();
-	}
 	return 0;
 }
 
