@@ -1,0 +1,639 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Event probes: "e[:[GRP/][EVENT]] SYSTEM.EVENT [ARGS] [if FILTER]" makes
+ * an event whose records are computed from another event's records.
+ *
+ * An event probe hooks its target through the trigger list of the target
+ * event's file, with a private trigger that the trigger file never shows:
+ * the trigger hands it each record the target writes, already filtered by
+ * FILTER, and it writes a record of its own.
+ */
+#include <linux/ftrace.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+
+#include "trace_dynevent.h"
+#include "trace_probe.h"
+#include "trace_probe_kernel.h"
+#include "trace_probe_tmpl.h"
+
+#define EPROBE_EVENT_SYSTEM	"eprobes"
+
+/**
+ * struct trace_eprobe - an event probe definition
+ * @event_system: the target's group
+ * @event_name: the target's name
+ * @filter_str: the "if" filter on the target's fields, or NULL
+ * @event: the target, whose reference we hold
+ * @devent: its entry in the dynamic event list
+ * @tp: the event side; must be last, its arguments follow it
+ */
+struct trace_eprobe {
+	const char		*event_system;
+	const char		*event_name;
+	char			*filter_str;
+	struct trace_event_call	*event;
+	struct dyn_event	devent;
+	struct trace_probe	tp;
+};
+
+/**
+ * struct eprobe_data - what the private trigger knows
+ * @file: the event probe's file the records go to
+ * @ep: the event probe
+ */
+struct eprobe_data {
+	struct trace_event_file	*file;
+	struct trace_eprobe	*ep;
+};
+
+static int __trace_eprobe_create(int argc, const char *argv[]);
+
+static struct trace_eprobe *to_trace_eprobe(struct dyn_event *ev)
+{
+	return container_of(ev, struct trace_eprobe, devent);
+}
+
+static void free_trace_eprobe(struct trace_eprobe *ep)
+{
+	if (!ep)
+		return;
+	trace_probe_cleanup(&ep->tp);
+	kfree(ep->event_name);
+	kfree(ep->event_system);
+	if (ep->event)
+		trace_event_put_ref(ep->event);
+	kfree(ep->filter_str);
+	kfree(ep);
+}
+
+static int eprobe_dyn_event_create(const char *raw_command)
+{
+	return trace_probe_create(raw_command, __trace_eprobe_create);
+}
+
+static int eprobe_dyn_event_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct trace_eprobe *ep = to_trace_eprobe(ev);
+
+	seq_printf(m, "e:%s/%s %s.%s", trace_probe_group_name(&ep->tp),
+		   trace_probe_name(&ep->tp), ep->event_system, ep->event_name);
+	trace_probe_show_args(m, &ep->tp);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static int eprobe_dyn_event_release(struct dyn_event *ev)
+{
+	struct trace_eprobe *ep = to_trace_eprobe(ev);
+
+	if (!trace_probe_has_sibling(&ep->tp)) {
+		if (trace_probe_is_enabled(&ep->tp))
+			return -EBUSY;
+		if (trace_probe_unregister_event_call(&ep->tp))
+			return -EBUSY;
+	}
+	dyn_event_remove(&ep->devent);
+	trace_probe_unlink(&ep->tp);
+	free_trace_eprobe(ep);
+	return 0;
+}
+
+static bool eprobe_dyn_event_is_busy(struct dyn_event *ev)
+{
+	return trace_probe_is_enabled(&to_trace_eprobe(ev)->tp);
+}
+
+/*
+ * "-:[GRP/]EVENT [SYSTEM.EVENT [ARGS]]": the name must match; the target,
+ * if given, too; the arguments, if given, exactly.
+ */
+static bool eprobe_dyn_event_match(const char *system, const char *event,
+				   int argc, const char **argv,
+				   struct dyn_event *ev)
+{
+	struct trace_eprobe *ep = to_trace_eprobe(ev);
+	const char *sep;
+	size_t len;
+
+	if (system && strcmp(trace_probe_group_name(&ep->tp), system))
+		return false;
+	if (event[0] && strcmp(trace_probe_name(&ep->tp), event))
+		return false;
+	if (argc < 1)
+		return true;
+	sep = strpbrk(argv[0], "/.");
+	if (!sep)
+		return false;
+	len = sep - argv[0];
+	if (strncmp(ep->event_system, argv[0], len) || ep->event_system[len] ||
+	    strcmp(ep->event_name, sep + 1))
+		return false;
+	return trace_probe_match_command_args(&ep->tp, argc - 1, argv + 1);
+}
+
+static struct dyn_event_operations eprobe_dyn_event_ops = {
+	.create = eprobe_dyn_event_create,
+	.show = eprobe_dyn_event_show,
+	.is_busy = eprobe_dyn_event_is_busy,
+	.free = eprobe_dyn_event_release,
+	.match = eprobe_dyn_event_match,
+};
+
+/* ---- The event --------------------------------------------------------- */
+
+static int eprobe_define_fields(struct trace_event_call *call)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENOENT;
+	return traceprobe_define_arg_fields(call,
+			sizeof(struct eprobe_trace_entry_head), tp);
+}
+
+static struct trace_event_fields eprobe_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = eprobe_define_fields },
+	{}
+};
+
+static enum print_line_t print_eprobe_event(struct trace_iterator *iter,
+					    int flags, struct trace_event *event)
+{
+	struct eprobe_trace_entry_head *field = (void *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+	struct trace_event *target;
+	struct trace_eprobe *ep;
+	struct trace_probe *tp;
+
+	tp = trace_probe_primary_from_call(container_of(event,
+					   struct trace_event_call, event));
+	if (WARN_ON_ONCE(!tp))
+		goto out;
+	ep = container_of(tp, struct trace_eprobe, tp);
+	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
+	target = ftrace_find_event(ep->event->event.type);
+	if (target) {
+		struct trace_event_call *call =
+			container_of(target, struct trace_event_call, event);
+
+		trace_seq_printf(s, "%s.%s", call->class->system,
+				 trace_event_name(call));
+	} else {
+		trace_seq_printf(s, "%u", ep->event->event.type);
+	}
+	trace_seq_putc(s, ')');
+	if (trace_probe_print_args(s, tp->args, tp->nr_args, (u8 *)&field[1],
+				   field))
+		goto out;
+	trace_seq_putc(s, '\n');
+out:
+	return trace_handle_return(s);
+}
+
+static struct trace_event_functions eprobe_funcs = {
+	.trace = print_eprobe_event,
+};
+
+/* A record of the target arrived: write ours. */
+static void eprobe_record(struct eprobe_data *edata, void *rec)
+{
+	struct trace_eprobe *ep = edata->ep;
+	struct probe_fetch_env env = { .rec = rec };
+	struct eprobe_trace_entry_head *entry;
+	struct trace_event_buffer fbuffer;
+	int dsize;
+
+	if (WARN_ON_ONCE(trace_probe_event_call(&ep->tp) !=
+			 edata->file->event_call))
+		return;
+	if (trace_trigger_soft_disabled(edata->file))
+		return;
+	dsize = probe_args_dynsize(&ep->tp, &env);
+	entry = trace_event_buffer_reserve(&fbuffer, edata->file,
+					   sizeof(*entry) + ep->tp.size + dsize);
+	if (!entry)
+		return;
+	probe_args_store(&entry[1], &ep->tp, &env, sizeof(*entry), dsize);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/* ---- The private trigger ----------------------------------------------- */
+
+static int eprobe_trigger_init(struct event_trigger_data *data)
+{
+	return 0;
+}
+
+static void eprobe_trigger_free(struct event_trigger_data *data)
+{
+}
+
+/* Not a user's trigger: the trigger file does not list it. */
+static int eprobe_trigger_print(struct seq_file *m,
+				struct event_trigger_data *data)
+{
+	return 0;
+}
+
+static void eprobe_trigger_func(struct event_trigger_data *data,
+				struct trace_buffer *buffer, void *rec,
+				struct ring_buffer_event *rbe)
+{
+	if (likely(rec))
+		eprobe_record(data->private_data, rec);
+}
+
+/* It cannot be set from the trigger file. */
+static int eprobe_trigger_cmd_parse(struct event_command *cmd_ops,
+				    struct trace_event_file *file, char *glob,
+				    char *cmd, char *param_and_filter)
+{
+	return -1;
+}
+
+static int eprobe_trigger_reg_func(char *glob, struct event_trigger_data *data,
+				   struct trace_event_file *file)
+{
+	return -1;
+}
+
+static void eprobe_trigger_unreg_func(char *glob,
+				      struct event_trigger_data *data,
+				      struct trace_event_file *file)
+{
+}
+
+static struct event_command eprobe_trigger_cmd = {
+	.name = "eprobe",
+	.trigger_type = ETT_EVENT_EPROBE,
+	.flags = EVENT_CMD_FL_NEEDS_REC,
+	.parse = eprobe_trigger_cmd_parse,
+	.reg = eprobe_trigger_reg_func,
+	.unreg = eprobe_trigger_unreg_func,
+	.trigger = eprobe_trigger_func,
+	.print = eprobe_trigger_print,
+	.init = eprobe_trigger_init,
+	.free = eprobe_trigger_free,
+};
+
+/* Hook @ep to its target's file in @file's instance. */
+static int eprobe_attach(struct trace_eprobe *ep, struct trace_event_file *file)
+{
+	struct event_trigger_data *trigger;
+	struct trace_event_file *target;
+	struct event_filter *filter = NULL;
+	struct eprobe_data *edata;
+	int ret = -ENOMEM;
+
+	target = find_event_file(file->tr, ep->event_system, ep->event_name);
+	if (!target)
+		return -ENOENT;
+	edata = kzalloc(sizeof(*edata), GFP_KERNEL);
+	trigger = kzalloc(sizeof(*trigger), GFP_KERNEL);
+	if (!edata || !trigger)
+		goto fail;
+	if (ep->filter_str) {
+		ret = create_event_filter(file->tr, ep->event, ep->filter_str,
+					  false, &filter);
+		if (ret)
+			goto fail;
+	}
+	edata->file = file;
+	edata->ep = ep;
+	trigger->flags = EVENT_TRIGGER_FL_PROBE;
+	trigger->count = -1;
+	trigger->cmd_ops = &eprobe_trigger_cmd;
+	trigger->private_data = edata;
+	INIT_LIST_HEAD(&trigger->list);
+	RCU_INIT_POINTER(trigger->filter, filter);
+
+	list_add_tail_rcu(&trigger->list, &target->triggers);
+	trace_event_trigger_enable_disable(target, 1);
+	update_cond_flag(target);
+	return 0;
+fail:
+	free_event_filter(filter);
+	kfree(edata);
+	kfree(trigger);
+	return ret;
+}
+
+static int eprobe_detach(struct trace_eprobe *ep, struct trace_array *tr)
+{
+	struct event_trigger_data *trigger;
+	struct trace_event_file *target;
+	struct eprobe_data *edata;
+
+	target = find_event_file(tr, ep->event_system, ep->event_name);
+	if (!target)
+		return -ENOENT;
+	list_for_each_entry(trigger, &target->triggers, list) {
+		if (!(trigger->flags & EVENT_TRIGGER_FL_PROBE))
+			continue;
+		edata = trigger->private_data;
+		if (edata->ep == ep)
+			goto found;
+	}
+	return -ENODEV;
+found:
+	list_del_rcu(&trigger->list);
+	trace_event_trigger_enable_disable(target, 0);
+	update_cond_flag(target);
+	/* The target's handlers may still run the trigger: wait for them. */
+	tracepoint_synchronize_unregister();
+	free_event_filter(rcu_access_pointer(trigger->filter));
+	kfree(edata);
+	kfree(trigger);
+	return 0;
+}
+
+static int enable_trace_eprobe(struct trace_event_call *call,
+			       struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	struct trace_probe *pos, *undo;
+	bool was_enabled;
+	int ret;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	/* Event probes have no perf side. */
+	if (!file)
+		return 0;
+	was_enabled = trace_probe_is_enabled(tp);
+	ret = trace_probe_add_file(tp, file);
+	if (ret || was_enabled)
+		return ret;
+
+	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+		ret = eprobe_attach(container_of(pos, struct trace_eprobe, tp), file);
+		if (!ret)
+			continue;
+		list_for_each_entry(undo, trace_probe_probe_list(tp), list) {
+			if (undo == pos)
+				break;
+			eprobe_detach(container_of(undo, struct trace_eprobe, tp),
+				      file->tr);
+		}
+		trace_probe_remove_file(tp, file);
+		return ret;
+	}
+	return 0;
+}
+
+static int disable_trace_eprobe(struct trace_event_call *call,
+				struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	struct trace_probe *pos;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	if (!file)
+		return 0;
+	if (!trace_probe_get_file_link(tp, file))
+		return -ENOENT;
+	if (list_is_singular(&tp->event->files))
+		list_for_each_entry(pos, trace_probe_probe_list(tp), list)
+			eprobe_detach(container_of(pos, struct trace_eprobe, tp),
+				      file->tr);
+	trace_probe_remove_file(tp, file);
+	return 0;
+}
+
+static int eprobe_register(struct trace_event_call *event,
+			   enum trace_reg type, void *data)
+{
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return enable_trace_eprobe(event, data);
+	case TRACE_REG_UNREGISTER:
+		return disable_trace_eprobe(event, data);
+	default:
+		return 0;
+	}
+}
+
+/* ---- Definitions ------------------------------------------------------- */
+
+/* The target event, with a reference; probe events cannot be targets. */
+static struct trace_event_call *get_target_event(const char *system,
+						 const char *name)
+{
+	struct trace_event_call *call;
+	const char *cname;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (call->flags & (TRACE_EVENT_FL_IGNORE_ENABLE |
+				   TRACE_EVENT_FL_KPROBE |
+				   TRACE_EVENT_FL_UPROBE |
+				   TRACE_EVENT_FL_EPROBE))
+			continue;
+		if (!call->class->system || strcmp(system, call->class->system))
+			continue;
+		cname = trace_event_name(call);
+		if (!cname || strcmp(name, cname))
+			continue;
+		return trace_event_try_get_ref(call) ? call : NULL;
+	}
+	return NULL;
+}
+
+static struct trace_eprobe *alloc_trace_eprobe(const char *group,
+					       const char *event,
+					       struct trace_event_call *target,
+					       int nargs)
+{
+	struct trace_eprobe *ep;
+	int ret;
+
+	if (!target)
+		return ERR_PTR(-ENODEV);
+	ep = (struct trace_eprobe *)trace_probe_alloc(sizeof(*ep), nargs);
+	if (!ep) {
+		trace_event_put_ref(target);
+		return ERR_PTR(-ENOMEM);
+	}
+	ep->event = target;
+	ep->event_name = kstrdup(trace_event_name(target), GFP_KERNEL);
+	ep->event_system = kstrdup(target->class->system, GFP_KERNEL);
+	ep->tp.nr_args = nargs;
+	ret = -ENOMEM;
+	if (!ep->event_name || !ep->event_system)
+		goto fail;
+	ret = trace_probe_init(&ep->tp, event, group, 0);
+	if (ret)
+		goto fail;
+	dyn_event_init(&ep->devent, &eprobe_dyn_event_ops);
+	return ep;
+fail:
+	free_trace_eprobe(ep);
+	return ERR_PTR(ret);
+}
+
+/* "if FILTER": rebuild it from its words and check it against the target. */
+static int parse_eprobe_filter(struct trace_eprobe *ep, int argc,
+			       const char *argv[])
+{
+	struct event_filter *check = NULL;
+	size_t len = 0;
+	char *p;
+	int i, ret;
+
+	if (!argc) {
+		trace_probe_log_err(0, NO_EP_FILTER);
+		return -EINVAL;
+	}
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	ep->filter_str = kzalloc(len, GFP_KERNEL);
+	if (!ep->filter_str)
+		return -ENOMEM;
+	for (i = 0, p = ep->filter_str; i < argc; i++)
+		p += sprintf(p, "%s%s", i ? " " : "", argv[i]);
+
+	ret = create_event_filter(top_trace_array(), ep->event, ep->filter_str,
+				  true, &check);
+	free_event_filter(check);
+	if (ret) {
+		kfree(ep->filter_str);
+		ep->filter_str = NULL;
+	}
+	return ret;
+}
+
+static int parse_eprobe_arg(struct trace_eprobe *ep, const char *arg, int i)
+{
+	struct traceprobe_parse_context ctx = {
+		.event = ep->event,
+		.flags = TPARG_FL_KERNEL | TPARG_FL_TEVENT,
+	};
+	int ret;
+
+	ret = traceprobe_parse_probe_arg(&ep->tp, i, arg, &ctx);
+	if (!ret)
+		ret = traceprobe_update_arg(&ep->tp.args[i]);
+	traceprobe_finish_parse(&ctx);
+	return ret;
+}
+
+static int __trace_eprobe_create(int argc, const char *argv[])
+{
+	const char *event = NULL, *group = EPROBE_EVENT_SYSTEM;
+	const char *target_event, *target_group = NULL;
+	char name[MAX_EVENT_NAME_LEN], tgbuf[MAX_EVENT_NAME_LEN];
+	char gbuf[MAX_EVENT_NAME_LEN];
+	struct trace_event_call *target;
+	struct trace_eprobe *ep = NULL;
+	int i, ret, filter_idx = 0, filter_cnt = 0;
+
+	if (argc < 2 || argv[0][0] != 'e')
+		return -ECANCELED;
+
+	trace_probe_log_init("event_probe", argc, argv);
+
+	event = strchr(argv[0] + 1, ':');
+	if (event) {
+		event++;
+		ret = traceprobe_parse_event_name(&event, &group, gbuf,
+						  event - argv[0]);
+		if (ret)
+			goto parse_error;
+	}
+
+	trace_probe_log_set_index(1);
+	target_event = argv[1];
+	ret = traceprobe_parse_event_name(&target_event, &target_group, tgbuf, 0);
+	if (ret || !target_event || !target_group) {
+		trace_probe_log_err(0, NO_EVENT_INFO);
+		goto parse_error;
+	}
+	if (!event) {
+		strscpy(name, target_event, sizeof(name));
+		event = name;
+	}
+
+	for (i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "if")) {
+			filter_idx = i + 1;
+			filter_cnt = argc - filter_idx;
+			argc = i;
+			break;
+		}
+	}
+	if (argc - 2 > MAX_TRACE_ARGS) {
+		ret = -E2BIG;
+		goto out;
+	}
+
+	mutex_lock(&event_mutex);
+	target = get_target_event(target_group, target_event);
+	ep = alloc_trace_eprobe(group, event, target, argc - 2);
+	mutex_unlock(&event_mutex);
+	if (IS_ERR(ep)) {
+		ret = PTR_ERR(ep);
+		if (ret == -ENODEV)
+			trace_probe_log_err(0, BAD_ATTACH_EVENT);
+		ep = NULL;
+		goto out;
+	}
+
+	if (filter_idx) {
+		trace_probe_log_set_index(filter_idx);
+		ret = parse_eprobe_filter(ep, filter_cnt, argv + filter_idx);
+		if (ret)
+			goto parse_error;
+	}
+
+	for (i = 2; i < argc; i++) {
+		trace_probe_log_set_index(i);
+		ret = parse_eprobe_arg(ep, argv[i], i - 2);
+		if (ret)
+			goto out;
+	}
+	ret = traceprobe_set_print_fmt(&ep->tp, PROBE_PRINT_EVENT);
+	if (ret)
+		goto out;
+
+	trace_probe_event_call(&ep->tp)->flags = TRACE_EVENT_FL_EPROBE;
+	trace_probe_event_call(&ep->tp)->event.funcs = &eprobe_funcs;
+	ep->tp.event->class.fields_array = eprobe_fields_array;
+	ep->tp.event->class.reg = eprobe_register;
+
+	mutex_lock(&event_mutex);
+	ret = trace_probe_register_event_call(&ep->tp);
+	if (ret) {
+		if (ret == -EEXIST) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, EVENT_EXIST);
+		}
+		mutex_unlock(&event_mutex);
+		goto out;
+	}
+	ret = dyn_event_add(&ep->devent, trace_probe_event_call(&ep->tp));
+	if (ret)
+		trace_probe_unregister_event_call(&ep->tp);
+	mutex_unlock(&event_mutex);
+	if (!ret)
+		ep = NULL;
+	goto out;
+
+parse_error:
+	ret = -EINVAL;
+out:
+	free_trace_eprobe(ep);
+	trace_probe_log_clear();
+	return ret;
+}
+
+/* Register early, so that boot code can define event probes. */
+static __init int trace_events_eprobe_init_early(void)
+{
+	int ret = dyn_event_register(&eprobe_dyn_event_ops);
+
+	if (ret)
+		pr_warn("Could not register eprobe_dyn_event_ops\n");
+	return ret;
+}
+core_initcall(trace_events_eprobe_init_early);

@@ -1,0 +1,1672 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Kprobe events: "p" and "r" definitions in kprobe_events or
+ * dynamic_events become kprobes and kretprobes whose handlers record
+ * events, count hits for kprobe_profile, and feed perf and BPF.
+ *
+ * Locking: definitions are created and removed under dyn_event_ops_mutex
+ * and event_mutex; the handlers run in any context and see the enabled
+ * instance files through an RCU list (trace_probe.c).
+ */
+#define pr_fmt(fmt)	"trace_kprobe: " fmt
+
+#include <linux/bpf-cgroup.h>
+#include <linux/ctype.h>
+#include <linux/error-injection.h>
+#include <linux/module.h>
+#include <linux/rculist.h>
+#include <linux/security.h>
+#include <linux/uaccess.h>
+
+#include <asm/setup.h>
+
+#include "trace_dynevent.h"
+#include "trace_kprobe_selftest.h"
+#include "trace_probe.h"
+#include "trace_probe_kernel.h"
+#include "trace_probe_tmpl.h"
+
+#define KPROBE_EVENT_SYSTEM	"kprobes"
+#define KRETPROBE_MAXACTIVE_MAX	4096
+
+/* Definitions given on the command line, created once tracefs is up. */
+static char kprobe_boot_events_buf[COMMAND_LINE_SIZE] __initdata;
+
+static int __init set_kprobe_boot_events(char *str)
+{
+	strscpy(kprobe_boot_events_buf, str, COMMAND_LINE_SIZE);
+	disable_tracing_selftest("running kprobe events");
+	return 1;
+}
+__setup("kprobe_event=", set_kprobe_boot_events);
+
+/**
+ * struct trace_kprobe - a kprobe event definition
+ * @devent: its entry in the dynamic event list
+ * @rp: the kretprobe (return probes) or, in @rp.kp, the kprobe
+ * @nhit: hits per CPU, for kprobe_profile
+ * @symbol: "[MOD:]SYM" as given, NULL for a probe at an address
+ * @tp: the event side; must be last, its arguments follow it
+ */
+struct trace_kprobe {
+	struct dyn_event	devent;
+	struct kretprobe	rp;
+	unsigned long __percpu	*nhit;
+	const char		*symbol;
+	struct trace_probe	tp;
+};
+
+static int trace_kprobe_create(const char *raw_command);
+static int trace_kprobe_show(struct seq_file *m, struct dyn_event *ev);
+static int trace_kprobe_release(struct dyn_event *ev);
+static bool trace_kprobe_is_busy(struct dyn_event *ev);
+static bool trace_kprobe_match(const char *system, const char *event,
+			       int argc, const char **argv, struct dyn_event *ev);
+
+static struct dyn_event_operations trace_kprobe_ops = {
+	.create = trace_kprobe_create,
+	.show = trace_kprobe_show,
+	.is_busy = trace_kprobe_is_busy,
+	.free = trace_kprobe_release,
+	.match = trace_kprobe_match,
+};
+
+static bool is_trace_kprobe(struct dyn_event *ev)
+{
+	return ev->ops == &trace_kprobe_ops;
+}
+
+static struct trace_kprobe *to_trace_kprobe(struct dyn_event *ev)
+{
+	return container_of(ev, struct trace_kprobe, devent);
+}
+
+#define for_each_trace_kprobe(tk, pos)				\
+	for_each_dyn_event(pos)					\
+		if (is_trace_kprobe(pos) && (tk = to_trace_kprobe(pos)))
+
+static nokprobe_inline bool tk_is_return(struct trace_kprobe *tk)
+{
+	return tk->rp.handler != NULL;
+}
+
+static nokprobe_inline bool tk_is_registered(struct trace_kprobe *tk)
+{
+	return !(list_empty(&tk->rp.kp.list) && hlist_unhashed(&tk->rp.kp.hlist));
+}
+
+static const char *tk_symbol(struct trace_kprobe *tk)
+{
+	return tk->symbol ?: "unknown";
+}
+
+/* Where the probe is or will be: 0 while its symbol is not loaded. */
+static unsigned long tk_address(struct trace_kprobe *tk)
+{
+	unsigned long addr;
+
+	if (!tk->symbol)
+		return (unsigned long)tk->rp.kp.addr;
+	addr = kallsyms_lookup_name(tk->symbol);
+	return addr ? addr + tk->rp.kp.offset : 0;
+}
+
+/* "MOD:SYM" probes a module; true if @mod is that module. */
+static bool tk_in_module(struct trace_kprobe *tk, struct module *mod)
+{
+	const char *name = module_name(mod);
+	size_t len = strlen(name);
+
+	return tk->symbol && !strncmp(tk->symbol, name, len) &&
+	       tk->symbol[len] == ':';
+}
+
+/* False only for a "MOD:SYM" probe whose module is not loaded. */
+static bool tk_module_loaded(struct trace_kprobe *tk)
+{
+	char mod[MODULE_NAME_LEN];
+	const char *colon;
+	bool ret = false;
+
+	if (!tk->symbol)
+		return false;
+	colon = strchr(tk->symbol, ':');
+	if (!colon)
+		return true;
+	if (colon - tk->symbol >= MODULE_NAME_LEN)
+		return false;
+	strscpy(mod, tk->symbol, colon - tk->symbol + 1);
+	if (IS_ENABLED(CONFIG_MODULES)) {
+		rcu_read_lock_sched();
+		ret = !!find_module(mod);
+		rcu_read_unlock_sched();
+	}
+	return ret;
+}
+
+static unsigned long tk_nhit(struct trace_kprobe *tk)
+{
+	unsigned long sum = 0;
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		sum += *per_cpu_ptr(tk->nhit, cpu);
+	return sum;
+}
+
+static unsigned long tk_missed(struct trace_kprobe *tk)
+{
+	return tk->rp.kp.nmissed + (tk_is_return(tk) ? tk->rp.nmissed : 0);
+}
+
+static struct trace_kprobe *tk_primary(struct trace_event_call *call)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	return tp ? container_of(tp, struct trace_kprobe, tp) : NULL;
+}
+
+/**
+ * trace_kprobe_on_func_entry - is the event's probe at a function entry
+ * @call: a kprobe event
+ *
+ * Return: true if so (BPF's override_return needs it).
+ */
+bool trace_kprobe_on_func_entry(struct trace_event_call *call)
+{
+	struct trace_kprobe *tk = tk_primary(call);
+	struct kprobe *kp;
+
+	if (!tk)
+		return false;
+	kp = &tk->rp.kp;
+	if (kp->addr)
+		return !kprobe_on_func_entry(kp->addr, NULL, 0);
+	return !kprobe_on_func_entry(NULL, kp->symbol_name, kp->offset);
+}
+
+/**
+ * trace_kprobe_error_injectable - may BPF override the probed function
+ * @call: a kprobe event
+ *
+ * Return: true if the probed address is on the error injection list.
+ */
+bool trace_kprobe_error_injectable(struct trace_event_call *call)
+{
+	struct trace_kprobe *tk = tk_primary(call);
+
+	return tk && within_error_injection_list(tk_address(tk));
+}
+
+static bool trace_kprobe_is_busy(struct dyn_event *ev)
+{
+	return trace_probe_is_enabled(&to_trace_kprobe(ev)->tp);
+}
+
+/* The probe point as kprobe_events shows it. */
+static void tk_place(struct trace_kprobe *tk, char *buf, size_t size)
+{
+	if (!tk->symbol)
+		snprintf(buf, size, "0x%lx", (unsigned long)tk->rp.kp.addr);
+	else if (tk->rp.kp.offset)
+		snprintf(buf, size, "%s+%u", tk->symbol, tk->rp.kp.offset);
+	else
+		snprintf(buf, size, "%s", tk->symbol);
+}
+
+static bool trace_kprobe_match(const char *system, const char *event,
+			       int argc, const char **argv, struct dyn_event *ev)
+{
+	struct trace_kprobe *tk = to_trace_kprobe(ev);
+	char place[KSYM_NAME_LEN + 16];
+
+	if (event[0] && strcmp(trace_probe_name(&tk->tp), event))
+		return false;
+	if (system && strcmp(trace_probe_group_name(&tk->tp), system))
+		return false;
+	if (!argc)
+		return true;
+	tk_place(tk, place, sizeof(place));
+	if (strcmp(place, argv[0]))
+		return false;
+	return trace_probe_match_command_args(&tk->tp, argc - 1, argv + 1);
+}
+
+/* ---- Recording a hit ----------------------------------------------------- */
+
+static nokprobe_inline void
+kprobe_record(struct trace_kprobe *tk, struct pt_regs *regs,
+	      struct trace_event_file *file)
+{
+	struct probe_fetch_env env = { .regs = regs };
+	struct kprobe_trace_entry_head *entry;
+	struct trace_event_buffer fbuffer;
+	int dsize;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	dsize = probe_args_dynsize(&tk->tp, &env);
+	entry = trace_event_buffer_reserve(&fbuffer, file,
+					   sizeof(*entry) + tk->tp.size + dsize);
+	if (!entry)
+		return;
+	fbuffer.regs = regs;
+	entry->ip = (unsigned long)tk->rp.kp.addr;
+	probe_args_store(&entry[1], &tk->tp, &env, sizeof(*entry), dsize);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+static nokprobe_inline void
+kretprobe_record(struct trace_kprobe *tk, struct kretprobe_instance *ri,
+		 struct pt_regs *regs, struct trace_event_file *file)
+{
+	struct probe_fetch_env env = { .regs = regs, .edata = ri->data };
+	struct kretprobe_trace_entry_head *entry;
+	struct trace_event_buffer fbuffer;
+	int dsize;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	dsize = probe_args_dynsize(&tk->tp, &env);
+	entry = trace_event_buffer_reserve(&fbuffer, file,
+					   sizeof(*entry) + tk->tp.size + dsize);
+	if (!entry)
+		return;
+	fbuffer.regs = regs;
+	entry->func = (unsigned long)tk->rp.kp.addr;
+	entry->ret_ip = get_kretprobe_retaddr(ri);
+	probe_args_store(&entry[1], &tk->tp, &env, sizeof(*entry), dsize);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * Give the hit to BPF and perf.  Return 1 if a BPF program moved the PC
+ * (override_return): the kprobe must then not single-step.
+ */
+static int kprobe_perf(struct trace_kprobe *tk, struct pt_regs *regs,
+		       struct kretprobe_instance *ri)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
+	struct probe_fetch_env env = { .regs = regs, .edata = ri ? ri->data : NULL };
+	size_t head = ri ? sizeof(struct kretprobe_trace_entry_head) :
+			   sizeof(struct kprobe_trace_entry_head);
+	struct hlist_head *perf_head;
+	int rctx, dsize, size;
+	unsigned long *entry;
+
+	if (bpf_prog_array_valid(call)) {
+		unsigned long pc = instruction_pointer(regs);
+
+		if (!trace_call_bpf(call, regs))
+			return 0;
+		if (!ri && instruction_pointer(regs) != pc)
+			return 1;
+	}
+
+	perf_head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(perf_head))
+		return 0;
+
+	dsize = probe_args_dynsize(&tk->tp, &env);
+	size = ALIGN(head + tk->tp.size + dsize + sizeof(u32), sizeof(u64)) -
+	       sizeof(u32);
+	entry = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!entry)
+		return 0;
+	if (ri) {
+		struct kretprobe_trace_entry_head *e = (void *)entry;
+
+		e->func = (unsigned long)tk->rp.kp.addr;
+		e->ret_ip = get_kretprobe_retaddr(ri);
+	} else {
+		((struct kprobe_trace_entry_head *)entry)->ip =
+			(unsigned long)tk->rp.kp.addr;
+	}
+	memset((void *)entry + head, 0, tk->tp.size + dsize);
+	probe_args_store((void *)entry + head, &tk->tp, &env, head, dsize);
+	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
+			      perf_head, NULL);
+	return 0;
+}
+NOKPROBE_SYMBOL(kprobe_perf);
+#else
+static int kprobe_perf(struct trace_kprobe *tk, struct pt_regs *regs,
+		       struct kretprobe_instance *ri)
+{
+	return 0;
+}
+#endif
+
+static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct trace_kprobe *tk = container_of(kp, struct trace_kprobe, rp.kp);
+	struct event_file_link *link;
+	unsigned int flags = READ_ONCE(tk->tp.event->flags);
+	int ret = 0;
+
+	raw_cpu_inc(*tk->nhit);
+	if (flags & TP_FLAG_TRACE)
+		trace_probe_for_each_link_rcu(link, &tk->tp)
+			kprobe_record(tk, regs, link->file);
+	if (flags & TP_FLAG_PROFILE)
+		ret = kprobe_perf(tk, regs, NULL);
+	return ret;
+}
+NOKPROBE_SYMBOL(kprobe_dispatcher);
+
+static int kretprobe_dispatcher(struct kretprobe_instance *ri,
+				struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct trace_kprobe *tk;
+	struct event_file_link *link;
+	unsigned int flags;
+
+	/* The probe is being unregistered: the instance outlived it. */
+	if (unlikely(!rp))
+		return 0;
+	tk = container_of(rp, struct trace_kprobe, rp);
+	flags = READ_ONCE(tk->tp.event->flags);
+	raw_cpu_inc(*tk->nhit);
+	if (flags & TP_FLAG_TRACE)
+		trace_probe_for_each_link_rcu(link, &tk->tp)
+			kretprobe_record(tk, ri, regs, link->file);
+	if (flags & TP_FLAG_PROFILE)
+		kprobe_perf(tk, regs, ri);
+	return 0;
+}
+NOKPROBE_SYMBOL(kretprobe_dispatcher);
+
+/* Save the entry arguments a return probe's arguments read. */
+static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+
+	if (rp)
+		store_trace_entry_data(ri->data,
+				       &container_of(rp, struct trace_kprobe, rp)->tp,
+				       regs);
+	return 0;
+}
+NOKPROBE_SYMBOL(kretprobe_entry);
+
+/* ---- The event --------------------------------------------------------- */
+
+static enum print_line_t print_kprobe_event(struct trace_iterator *iter,
+					    int flags, struct trace_event *event)
+{
+	struct kprobe_trace_entry_head *field = (void *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+	struct trace_probe *tp;
+
+	tp = trace_probe_primary_from_call(container_of(event,
+					   struct trace_event_call, event));
+	if (WARN_ON_ONCE(!tp))
+		goto out;
+	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
+	if (!seq_print_ip_sym(s, field->ip, flags | TRACE_ITER_SYM_OFFSET))
+		goto out;
+	trace_seq_putc(s, ')');
+	if (trace_probe_print_args(s, tp->args, tp->nr_args, (u8 *)&field[1],
+				   field))
+		goto out;
+	trace_seq_putc(s, '\n');
+out:
+	return trace_handle_return(s);
+}
+
+static enum print_line_t print_kretprobe_event(struct trace_iterator *iter,
+					       int flags, struct trace_event *event)
+{
+	struct kretprobe_trace_entry_head *field = (void *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+	struct trace_probe *tp;
+
+	tp = trace_probe_primary_from_call(container_of(event,
+					   struct trace_event_call, event));
+	if (WARN_ON_ONCE(!tp))
+		goto out;
+	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
+	if (!seq_print_ip_sym(s, field->ret_ip, flags | TRACE_ITER_SYM_OFFSET))
+		goto out;
+	trace_seq_puts(s, " <- ");
+	if (!seq_print_ip_sym(s, field->func, flags & ~TRACE_ITER_SYM_OFFSET))
+		goto out;
+	trace_seq_putc(s, ')');
+	if (trace_probe_print_args(s, tp->args, tp->nr_args, (u8 *)&field[1],
+				   field))
+		goto out;
+	trace_seq_putc(s, '\n');
+out:
+	return trace_handle_return(s);
+}
+
+static int kprobe_define_fields(struct trace_event_call *call)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	int ret;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENOENT;
+	ret = trace_define_field(call, "unsigned long", FIELD_STRING_IP,
+				 offsetof(struct kprobe_trace_entry_head, ip),
+				 sizeof(unsigned long), 0, FILTER_OTHER);
+	if (ret)
+		return ret;
+	return traceprobe_define_arg_fields(call,
+			sizeof(struct kprobe_trace_entry_head), tp);
+}
+
+static int kretprobe_define_fields(struct trace_event_call *call)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	int ret;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENOENT;
+	ret = trace_define_field(call, "unsigned long", FIELD_STRING_FUNC,
+				 offsetof(struct kretprobe_trace_entry_head, func),
+				 sizeof(unsigned long), 0, FILTER_OTHER);
+	if (ret)
+		return ret;
+	ret = trace_define_field(call, "unsigned long", FIELD_STRING_RETIP,
+				 offsetof(struct kretprobe_trace_entry_head, ret_ip),
+				 sizeof(unsigned long), 0, FILTER_OTHER);
+	if (ret)
+		return ret;
+	return traceprobe_define_arg_fields(call,
+			sizeof(struct kretprobe_trace_entry_head), tp);
+}
+
+static struct trace_event_functions kprobe_funcs = {
+	.trace = print_kprobe_event,
+};
+
+static struct trace_event_functions kretprobe_funcs = {
+	.trace = print_kretprobe_event,
+};
+
+static struct trace_event_fields kprobe_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = kprobe_define_fields },
+	{}
+};
+
+static struct trace_event_fields kretprobe_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = kretprobe_define_fields },
+	{}
+};
+
+/* Arm every probe of the event that is in the kernel. */
+static int tk_arm_all(struct trace_probe *tp)
+{
+	struct trace_probe *pos;
+	int ret = 0;
+
+	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+		struct trace_kprobe *tk = container_of(pos, struct trace_kprobe, tp);
+
+		if (!tk_is_registered(tk) || kprobe_gone(&tk->rp.kp))
+			continue;
+		ret = tk_is_return(tk) ? enable_kretprobe(&tk->rp) :
+					 enable_kprobe(&tk->rp.kp);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+static void tk_disarm_all(struct trace_probe *tp)
+{
+	struct trace_probe *pos;
+
+	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+		struct trace_kprobe *tk = container_of(pos, struct trace_kprobe, tp);
+
+		if (!tk_is_registered(tk))
+			continue;
+		if (tk_is_return(tk))
+			disable_kretprobe(&tk->rp);
+		else
+			disable_kprobe(&tk->rp.kp);
+	}
+}
+
+/* Record into @file, or for perf if NULL. */
+static int enable_trace_kprobe(struct trace_event_call *call,
+			       struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	bool was_enabled;
+	int ret;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	was_enabled = trace_probe_is_enabled(tp);
+	if (file) {
+		ret = trace_probe_add_file(tp, file);
+		if (ret)
+			return ret;
+	} else {
+		trace_probe_set_flag(tp, TP_FLAG_PROFILE);
+	}
+	if (was_enabled)
+		return 0;
+
+	ret = tk_arm_all(tp);
+	if (ret) {
+		tk_disarm_all(tp);
+		if (file)
+			trace_probe_remove_file(tp, file);
+		else
+			trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+	}
+	return ret;
+}
+
+static int disable_trace_kprobe(struct trace_event_call *call,
+				struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	if (file) {
+		if (trace_probe_remove_file(tp, file))
+			return -ENOENT;
+	} else {
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+	}
+	if (!trace_probe_is_enabled(tp))
+		tk_disarm_all(tp);
+	return 0;
+}
+
+static int kprobe_register(struct trace_event_call *event,
+			   enum trace_reg type, void *data)
+{
+	struct trace_event_file *file = data;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return enable_trace_kprobe(event, file);
+	case TRACE_REG_UNREGISTER:
+		return disable_trace_kprobe(event, file);
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		return enable_trace_kprobe(event, NULL);
+	case TRACE_REG_PERF_UNREGISTER:
+		return disable_trace_kprobe(event, NULL);
+	case TRACE_REG_PERF_OPEN:
+	case TRACE_REG_PERF_CLOSE:
+	case TRACE_REG_PERF_ADD:
+	case TRACE_REG_PERF_DEL:
+		return 0;
+#endif
+	}
+	return 0;
+}
+
+static void tk_init_event(struct trace_kprobe *tk)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
+
+	call->event.funcs = tk_is_return(tk) ? &kretprobe_funcs : &kprobe_funcs;
+	call->class->fields_array = tk_is_return(tk) ? kretprobe_fields_array :
+						       kprobe_fields_array;
+	call->flags = TRACE_EVENT_FL_KPROBE;
+	call->class->reg = kprobe_register;
+}
+
+/* ---- Definitions ----------------------------------------------------- */
+
+static void free_trace_kprobe(struct trace_kprobe *tk)
+{
+	if (!tk)
+		return;
+	trace_probe_cleanup(&tk->tp);
+	kfree(tk->symbol);
+	free_percpu(tk->nhit);
+	kfree(tk);
+}
+
+static struct trace_kprobe *alloc_trace_kprobe(const char *group,
+					       const char *event,
+					       void *addr, const char *symbol,
+					       unsigned long offs, int maxactive,
+					       int nargs, bool is_return)
+{
+	struct trace_kprobe *tk;
+	int ret = -ENOMEM;
+
+	tk = (struct trace_kprobe *)trace_probe_alloc(sizeof(*tk), nargs);
+	if (!tk)
+		return ERR_PTR(-ENOMEM);
+	tk->nhit = alloc_percpu(unsigned long);
+	if (!tk->nhit)
+		goto fail;
+	if (symbol) {
+		tk->symbol = kstrdup(symbol, GFP_KERNEL);
+		if (!tk->symbol)
+			goto fail;
+		tk->rp.kp.symbol_name = tk->symbol;
+		tk->rp.kp.offset = offs;
+	} else {
+		tk->rp.kp.addr = addr;
+	}
+	if (is_return)
+		tk->rp.handler = kretprobe_dispatcher;
+	else
+		tk->rp.kp.pre_handler = kprobe_dispatcher;
+	tk->rp.maxactive = maxactive;
+	INIT_HLIST_NODE(&tk->rp.kp.hlist);
+	INIT_LIST_HEAD(&tk->rp.kp.list);
+	tk->tp.nr_args = nargs;
+
+	ret = trace_probe_init(&tk->tp, event, group, 0);
+	if (ret)
+		goto fail;
+	dyn_event_init(&tk->devent, &trace_kprobe_ops);
+	return tk;
+fail:
+	free_trace_kprobe(tk);
+	return ERR_PTR(ret);
+}
+
+static struct trace_kprobe *find_trace_kprobe(const char *event,
+					      const char *group)
+{
+	struct dyn_event *pos;
+	struct trace_kprobe *tk;
+
+	for_each_trace_kprobe(tk, pos)
+		if (!strcmp(trace_probe_name(&tk->tp), event) &&
+		    !strcmp(trace_probe_group_name(&tk->tp), group))
+			return tk;
+	return NULL;
+}
+
+#if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
+/* A function ftrace may not trace ("notrace") may not be probed either. */
+static bool addr_in_notrace_func(unsigned long addr)
+{
+	unsigned long size, offs;
+
+	if (!addr || !kallsyms_lookup_size_offset(addr, &size, &offs))
+		return false;
+	addr -= offs;
+	return !ftrace_location_range(addr, addr + size - 1);
+}
+
+static bool tk_in_notrace_func(struct trace_kprobe *tk)
+{
+	unsigned long addr = tk_address(tk);
+	char name[KSYM_NAME_LEN], *dot;
+
+	if (!addr_in_notrace_func(addr))
+		return false;
+	/* "func.isra.0" and friends: judge by the function they came from. */
+	if (lookup_symbol_name(addr, name))
+		return true;
+	dot = strchr(name, '.');
+	if (!dot)
+		return true;
+	*dot = '\0';
+	addr = (unsigned long)kprobe_lookup_name(name, 0);
+	return addr ? addr_in_notrace_func(addr) : true;
+}
+#else
+static bool tk_in_notrace_func(struct trace_kprobe *tk)
+{
+	return false;
+}
+#endif
+
+/* Put the kprobe into the kernel, armed if the event is enabled. */
+static int tk_register(struct trace_kprobe *tk)
+{
+	unsigned int i;
+	int ret;
+
+	ret = security_locked_down(LOCKDOWN_KPROBES);
+	if (ret)
+		return ret;
+	if (tk_is_registered(tk))
+		return -EINVAL;
+	if (tk_in_notrace_func(tk)) {
+		pr_warn("Could not probe notrace function %ps\n",
+			(void *)tk_address(tk));
+		return -EINVAL;
+	}
+	for (i = 0; i < tk->tp.nr_args; i++) {
+		ret = traceprobe_update_arg(&tk->tp.args[i]);
+		if (ret)
+			return ret;
+	}
+	if (trace_probe_is_enabled(&tk->tp))
+		tk->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
+	else
+		tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
+	return tk_is_return(tk) ? register_kretprobe(&tk->rp) :
+				  register_kprobe(&tk->rp.kp);
+}
+
+static void tk_unregister(struct trace_kprobe *tk)
+{
+	if (!tk_is_registered(tk))
+		return;
+	if (tk_is_return(tk))
+		unregister_kretprobe(&tk->rp);
+	else
+		unregister_kprobe(&tk->rp.kp);
+	/* Ready to be registered again, by symbol if it has one. */
+	INIT_HLIST_NODE(&tk->rp.kp.hlist);
+	INIT_LIST_HEAD(&tk->rp.kp.list);
+	if (tk->symbol)
+		tk->rp.kp.addr = NULL;
+}
+
+/* Register; a probe on a module not loaded yet waits for it. */
+static int tk_register_or_wait(struct trace_kprobe *tk)
+{
+	int ret = tk_register(tk);
+
+	if (ret == -ENOENT && !tk_module_loaded(tk)) {
+		pr_warn("This probe might be able to register after target module is loaded. Continue.\n");
+		ret = 0;
+	}
+	return ret;
+}
+
+static int unregister_trace_kprobe(struct trace_kprobe *tk)
+{
+	if (!trace_probe_has_sibling(&tk->tp)) {
+		if (trace_probe_is_enabled(&tk->tp))
+			return -EBUSY;
+		if (trace_event_dyn_busy(trace_probe_event_call(&tk->tp)))
+			return -EBUSY;
+		if (trace_probe_unregister_event_call(&tk->tp))
+			return -EBUSY;
+	}
+	tk_unregister(tk);
+	dyn_event_remove(&tk->devent);
+	trace_probe_unlink(&tk->tp);
+	return 0;
+}
+
+/* Is there a probe of @to's event at @tk's place with @tk's arguments? */
+static bool tk_same_probe_exists(struct trace_kprobe *to, struct trace_kprobe *tk)
+{
+	struct trace_probe *pos;
+	unsigned int i;
+
+	list_for_each_entry(pos, trace_probe_probe_list(&to->tp), list) {
+		struct trace_kprobe *o = container_of(pos, struct trace_kprobe, tp);
+
+		if (!o->symbol != !tk->symbol)
+			continue;
+		if (tk->symbol ? strcmp(o->symbol, tk->symbol) ||
+				 o->rp.kp.offset != tk->rp.kp.offset :
+				 o->rp.kp.addr != tk->rp.kp.addr)
+			continue;
+		for (i = 0; i < o->tp.nr_args; i++)
+			if (strcmp(o->tp.args[i].comm, tk->tp.args[i].comm))
+				break;
+		if (i == o->tp.nr_args)
+			return true;
+	}
+	return false;
+}
+
+static int append_trace_kprobe(struct trace_kprobe *tk, struct trace_kprobe *to)
+{
+	int ret = trace_probe_compare_arg_type(&tk->tp, &to->tp);
+
+	if (ret) {
+		/* Arguments are words 2 and up. */
+		trace_probe_log_set_index(ret + 1);
+		trace_probe_log_err(0, DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	if (tk_same_probe_exists(to, tk)) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, SAME_PROBE);
+		return -EEXIST;
+	}
+	ret = trace_probe_append(&tk->tp, &to->tp);
+	if (ret)
+		return ret;
+	ret = tk_register_or_wait(tk);
+	if (ret)
+		trace_probe_unlink(&tk->tp);
+	else
+		dyn_event_add(&tk->devent, trace_probe_event_call(&tk->tp));
+	return ret;
+}
+
+static int register_trace_kprobe(struct trace_kprobe *tk)
+{
+	struct trace_kprobe *old;
+	int ret;
+
+	mutex_lock(&event_mutex);
+	old = find_trace_kprobe(trace_probe_name(&tk->tp),
+				trace_probe_group_name(&tk->tp));
+	if (old) {
+		if (tk_is_return(tk) != tk_is_return(old)) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, DIFF_PROBE_TYPE);
+			ret = -EEXIST;
+		} else {
+			ret = append_trace_kprobe(tk, old);
+		}
+		goto out;
+	}
+
+	tk_init_event(tk);
+	ret = trace_probe_register_event_call(&tk->tp);
+	if (ret) {
+		if (ret == -EEXIST) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, EVENT_EXIST);
+		} else {
+			pr_warn("Failed to register probe event(%d)\n", ret);
+		}
+		goto out;
+	}
+	ret = tk_register_or_wait(tk);
+	if (ret)
+		trace_probe_unregister_event_call(&tk->tp);
+	else
+		dyn_event_add(&tk->devent, trace_probe_event_call(&tk->tp));
+out:
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/* ---- Symbols and modules --------------------------------------------- */
+
+static int count_one(void *data, unsigned long unused)
+{
+	(*(unsigned int *)data)++;
+	return 0;
+}
+
+struct sym_count {
+	const char	*name;
+	unsigned int	n;
+};
+
+static int count_mod_one(void *data, const char *name, unsigned long unused)
+{
+	struct sym_count *c = data;
+
+	if (!strcmp(name, c->name))
+		c->n++;
+	return 0;
+}
+
+/*
+ * A probe by name must name exactly one function: -ENOENT if none,
+ * -EADDRNOTAVAIL if several (the user must give an address then).
+ */
+static int check_symbol_count(const char *mod, const char *name)
+{
+	struct sym_count c = { .name = name };
+
+	if (!mod)
+		kallsyms_on_each_match_symbol(count_one, name, &c.n);
+	module_kallsyms_on_each_symbol(mod, count_mod_one, &c);
+	if (c.n > 1)
+		return -EADDRNOTAVAIL;
+	return c.n ? 0 : -ENOENT;
+}
+
+/* Check "[MOD:]SYM"; a symbol of a module not loaded is checked later. */
+static int validate_probe_symbol(const char *symbol)
+{
+	char mod[MODULE_NAME_LEN];
+	const char *colon = strchr(symbol, ':');
+	struct module *m = NULL;
+	int ret;
+
+	if (!colon)
+		return check_symbol_count(NULL, symbol);
+	if (colon - symbol >= MODULE_NAME_LEN)
+		return -EINVAL;
+	strscpy(mod, symbol, colon - symbol + 1);
+	if (IS_ENABLED(CONFIG_MODULES)) {
+		rcu_read_lock_sched();
+		m = find_module(mod);
+		if (m && !try_module_get(m))
+			m = NULL;
+		rcu_read_unlock_sched();
+	}
+	if (!m)
+		return 0;
+	ret = check_symbol_count(mod, colon + 1);
+	module_put(m);
+	return ret;
+}
+
+#ifdef CONFIG_MODULES
+/* A module coming in: (re)register the probes waiting for it. */
+static int trace_kprobe_module_callback(struct notifier_block *nb,
+					unsigned long val, void *data)
+{
+	struct module *mod = data;
+	struct dyn_event *pos;
+	struct trace_kprobe *tk;
+	const char *colon;
+	int ret;
+
+	if (val != MODULE_STATE_COMING)
+		return NOTIFY_DONE;
+
+	mutex_lock(&event_mutex);
+	for_each_trace_kprobe(tk, pos) {
+		if (!tk_in_module(tk, mod))
+			continue;
+		tk_unregister(tk);
+		colon = strchr(tk->symbol, ':');
+		ret = check_symbol_count(module_name(mod), colon + 1);
+		if (!ret)
+			ret = tk_register(tk);
+		if (ret)
+			pr_warn("Failed to re-register probe %s on %s: %d\n",
+				trace_probe_name(&tk->tp), module_name(mod), ret);
+	}
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block trace_kprobe_module_nb = {
+	.notifier_call = trace_kprobe_module_callback,
+	.priority = 2,	/* after the kprobes core has seen the module */
+};
+
+static int trace_kprobe_register_module_notifier(void)
+{
+	return register_module_notifier(&trace_kprobe_module_nb);
+}
+#else
+static int trace_kprobe_register_module_notifier(void)
+{
+	return 0;
+}
+#endif
+
+/* ---- Parsing a definition ----------------------------------------------- */
+
+/* "r[MAXACTIVE]": the number, from word 0 at offset 1. */
+static int parse_maxactive(const char *w0, const char *event, int *maxactive)
+{
+	char num[MAX_EVENT_NAME_LEN];
+	size_t len = event ? (size_t)(event - w0 - 2) : strlen(w0 + 1);
+	unsigned int n;
+
+	if (len >= sizeof(num)) {
+		trace_probe_log_err(1, BAD_MAXACT);
+		return -EINVAL;
+	}
+	memcpy(num, w0 + 1, len);
+	num[len] = '\0';
+	if (kstrtouint(num, 0, &n) || !n) {
+		trace_probe_log_err(1, BAD_MAXACT);
+		return -EINVAL;
+	}
+	if (n > KRETPROBE_MAXACTIVE_MAX) {
+		trace_probe_log_err(1, MAXACT_TOO_BIG);
+		return -EINVAL;
+	}
+	*maxactive = n;
+	return 0;
+}
+
+/*
+ * "p[:[GRP/][EVENT]] [MOD:]SYM[+OFFS][%return]|ADDR [ARGS]"
+ * "r[MAXACTIVE][:[GRP/][EVENT]] [MOD:]SYM[+0]|ADDR [ARGS]"
+ */
+static int __trace_kprobe_create(int argc, const char *argv[])
+{
+	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
+	const char *event = NULL, *group = KPROBE_EVENT_SYSTEM;
+	const char **new_argv = NULL;
+	struct trace_kprobe *tk = NULL;
+	char *symbol = NULL, *dbuf = NULL, *suffix;
+	char name[MAX_EVENT_NAME_LEN], gbuf[MAX_EVENT_NAME_LEN];
+	char abuf[MAX_BTF_ARGS_LEN];
+	bool is_return = argv[0][0] == 'r';
+	unsigned long addr = 0;
+	int i, maxactive = 0, new_argc = 0, ret = 0;
+	long offset = 0;
+
+	if ((argv[0][0] != 'p' && !is_return) || argc < 2)
+		return -ECANCELED;
+
+	trace_probe_log_init("trace_kprobe", argc, argv);
+
+	event = strchr(argv[0] + 1, ':');
+	if (event)
+		event++;
+	if (isdigit(argv[0][1])) {
+		if (!is_return) {
+			trace_probe_log_err(1, BAD_MAXACT_TYPE);
+			goto parse_error;
+		}
+		if (parse_maxactive(argv[0], event, &maxactive))
+			goto parse_error;
+	}
+
+	trace_probe_log_set_index(1);
+	if (kstrtoul(argv[1], 0, &addr)) {
+		addr = 0;
+		/* "PATH:OFFS" is a uprobe: not ours. */
+		if (strchr(argv[1], '/') && strchr(argv[1], ':')) {
+			ret = -ECANCELED;
+			goto out;
+		}
+		symbol = kstrdup(argv[1], GFP_KERNEL);
+		if (!symbol) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		suffix = strchr(symbol, '%');
+		if (suffix) {
+			if (strcmp(suffix, "%return")) {
+				trace_probe_log_err(suffix - symbol, BAD_ADDR_SUFFIX);
+				goto parse_error;
+			}
+			*suffix = '\0';
+			is_return = true;
+		}
+		if (traceprobe_split_symbol_offset(symbol, &offset) ||
+		    offset < 0 || offset > UINT_MAX) {
+			trace_probe_log_err(0, BAD_PROBE_ADDR);
+			goto parse_error;
+		}
+		ret = validate_probe_symbol(symbol);
+		if (ret) {
+			if (ret == -EADDRNOTAVAIL)
+				trace_probe_log_err(0, NON_UNIQ_SYMBOL);
+			else
+				trace_probe_log_err(0, BAD_PROBE_ADDR);
+			goto parse_error;
+		}
+		if (is_return)
+			ctx.flags |= TPARG_FL_RETURN;
+		ret = kprobe_on_func_entry(NULL, symbol, offset);
+		if (!ret && !is_return)
+			ctx.flags |= TPARG_FL_FENTRY;
+		/* A symbol not loaded yet (-ENOENT) is checked at registration. */
+		if (ret == -EINVAL && is_return) {
+			trace_probe_log_err(0, BAD_RETPROBE);
+			goto parse_error;
+		}
+		ret = 0;
+	}
+
+	trace_probe_log_set_index(0);
+	if (event) {
+		ret = traceprobe_parse_event_name(&event, &group, gbuf,
+						  event - argv[0]);
+		if (ret)
+			goto parse_error;
+	}
+	if (!event) {
+		if (symbol)
+			snprintf(name, sizeof(name), "%c_%s_%ld",
+				 is_return ? 'r' : 'p', symbol, offset);
+		else
+			snprintf(name, sizeof(name), "%c_0x%lx",
+				 is_return ? 'r' : 'p', addr);
+		sanitize_event_name(name);
+		event = name;
+	}
+
+	argc -= 2;
+	argv += 2;
+	ctx.funcname = symbol;
+	new_argv = traceprobe_expand_meta_args(argc, argv, &new_argc, abuf,
+					       sizeof(abuf), &ctx);
+	if (IS_ERR(new_argv)) {
+		ret = PTR_ERR(new_argv);
+		new_argv = NULL;
+		goto out;
+	}
+	if (new_argv) {
+		argc = new_argc;
+		argv = new_argv;
+	}
+	if (argc > MAX_TRACE_ARGS) {
+		ret = -E2BIG;
+		goto out;
+	}
+	ret = traceprobe_expand_dentry_args(argc, argv, &dbuf);
+	if (ret)
+		goto out;
+
+	tk = alloc_trace_kprobe(group, event, (void *)addr, symbol, offset,
+				maxactive, argc, is_return);
+	if (IS_ERR(tk)) {
+		ret = PTR_ERR(tk);
+		tk = NULL;
+		goto out;
+	}
+
+	for (i = 0; i < argc; i++) {
+		trace_probe_log_set_index(i + 2);
+		ctx.offset = 0;
+		ret = traceprobe_parse_probe_arg(&tk->tp, i, argv[i], &ctx);
+		if (ret)
+			goto error;
+	}
+	if (is_return && tk->tp.entry_arg) {
+		tk->rp.entry_handler = kretprobe_entry;
+		tk->rp.data_size = traceprobe_get_entry_data_size(&tk->tp);
+	}
+
+	ret = traceprobe_set_print_fmt(&tk->tp, is_return ? PROBE_PRINT_RETURN :
+							    PROBE_PRINT_NORMAL);
+	if (ret)
+		goto error;
+
+	ret = register_trace_kprobe(tk);
+	if (ret) {
+		trace_probe_log_set_index(1);
+		if (ret == -EILSEQ)
+			trace_probe_log_err(0, BAD_INSN_BNDRY);
+		else if (ret == -ENOENT)
+			trace_probe_log_err(0, BAD_PROBE_ADDR);
+		else if (ret != -ENOMEM && ret != -EEXIST)
+			trace_probe_log_err(0, FAIL_REG_PROBE);
+		goto error;
+	}
+	tk = NULL;
+	goto out;
+
+parse_error:
+	ret = -EINVAL;
+error:
+	free_trace_kprobe(tk);
+out:
+	traceprobe_finish_parse(&ctx);
+	trace_probe_log_clear();
+	kfree(new_argv);
+	kfree(symbol);
+	kfree(dbuf);
+	return ret;
+}
+
+static int trace_kprobe_create(const char *raw_command)
+{
+	return trace_probe_create(raw_command, __trace_kprobe_create);
+}
+
+static int create_or_delete_trace_kprobe(const char *raw_command)
+{
+	int ret;
+
+	if (raw_command[0] == '-')
+		return dyn_event_release(raw_command, &trace_kprobe_ops);
+	ret = dyn_event_create(raw_command, &trace_kprobe_ops);
+	return ret == -ECANCELED ? -EINVAL : ret;
+}
+
+static int trace_kprobe_release(struct dyn_event *ev)
+{
+	struct trace_kprobe *tk = to_trace_kprobe(ev);
+	int ret = unregister_trace_kprobe(tk);
+
+	if (!ret)
+		free_trace_kprobe(tk);
+	return ret;
+}
+
+static int trace_kprobe_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct trace_kprobe *tk = to_trace_kprobe(ev);
+	char place[KSYM_NAME_LEN + 16];
+
+	seq_putc(m, tk_is_return(tk) ? 'r' : 'p');
+	if (tk_is_return(tk) && tk->rp.maxactive)
+		seq_printf(m, "%d", tk->rp.maxactive);
+	tk_place(tk, place, sizeof(place));
+	seq_printf(m, ":%s/%s %s", trace_probe_group_name(&tk->tp),
+		   trace_probe_name(&tk->tp), place);
+	trace_probe_show_args(m, &tk->tp);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* ---- The in-kernel API: kprobe_event_gen_cmd_start() and friends ------ */
+
+static int trace_kprobe_run_command(struct dynevent_cmd *cmd)
+{
+	return create_or_delete_trace_kprobe(cmd->seq.buffer);
+}
+
+/**
+ * kprobe_event_cmd_init - start building a kprobe event command
+ * @cmd: the command
+ * @buf: its text buffer
+ * @maxlen: bytes of @buf
+ */
+void kprobe_event_cmd_init(struct dynevent_cmd *cmd, char *buf, int maxlen)
+{
+	dynevent_cmd_init(cmd, buf, maxlen, DYNEVENT_TYPE_KPROBE,
+			  trace_kprobe_run_command);
+}
+EXPORT_SYMBOL_GPL(kprobe_event_cmd_init);
+
+static int add_field_list(struct dynevent_cmd *cmd, va_list args)
+{
+	struct dynevent_arg arg;
+	const char *field;
+	int ret = 0;
+
+	dynevent_arg_init(&arg, 0);
+	while ((field = va_arg(args, const char *))) {
+		if (++cmd->n_fields > MAX_TRACE_ARGS)
+			return -EINVAL;
+		arg.str = field;
+		ret = dynevent_arg_add(cmd, &arg, NULL);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+/**
+ * __kprobe_event_gen_cmd_start - begin a kprobe event definition
+ * @cmd: a command from kprobe_event_cmd_init()
+ * @kretprobe: define a return probe
+ * @name: the event name, in group "kprobes"
+ * @loc: the probe point
+ * @...: argument definitions, ending with NULL
+ *
+ * Return: 0 or a negative errno.
+ */
+int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
+				 const char *name, const char *loc, ...)
+{
+	char head[MAX_EVENT_NAME_LEN];
+	struct dynevent_arg arg;
+	va_list args;
+	int ret;
+
+	if (cmd->type != DYNEVENT_TYPE_KPROBE || !loc)
+		return -EINVAL;
+	snprintf(head, sizeof(head), "%c:kprobes/%s", kretprobe ? 'r' : 'p', name);
+	ret = dynevent_str_add(cmd, head);
+	if (ret)
+		return ret;
+	dynevent_arg_init(&arg, 0);
+	arg.str = loc;
+	ret = dynevent_arg_add(cmd, &arg, NULL);
+	if (ret)
+		return ret;
+	va_start(args, loc);
+	ret = add_field_list(cmd, args);
+	va_end(args);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__kprobe_event_gen_cmd_start);
+
+/**
+ * __kprobe_event_add_fields - add argument definitions to a command
+ * @cmd: a started kprobe event command
+ * @...: argument definitions, ending with NULL
+ *
+ * Return: 0 or a negative errno.
+ */
+int __kprobe_event_add_fields(struct dynevent_cmd *cmd, ...)
+{
+	va_list args;
+	int ret;
+
+	if (cmd->type != DYNEVENT_TYPE_KPROBE)
+		return -EINVAL;
+	va_start(args, cmd);
+	ret = add_field_list(cmd, args);
+	va_end(args);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(__kprobe_event_add_fields);
+
+/**
+ * kprobe_event_delete - delete a kprobe event
+ * @name: its name
+ *
+ * Return: 0 or a negative errno.
+ */
+int kprobe_event_delete(const char *name)
+{
+	char cmd[MAX_EVENT_NAME_LEN + 2];
+
+	snprintf(cmd, sizeof(cmd), "-:%s", name);
+	return create_or_delete_trace_kprobe(cmd);
+}
+EXPORT_SYMBOL_GPL(kprobe_event_delete);
+
+/* ---- tracefs: kprobe_events and kprobe_profile ------------------------ */
+
+static int probes_seq_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *ev = v;
+
+	return is_trace_kprobe(ev) ? trace_kprobe_show(m, ev) : 0;
+}
+
+static const struct seq_operations probes_seq_op = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = probes_seq_show,
+};
+
+static int probes_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		ret = dyn_events_release_all(&trace_kprobe_ops);
+		if (ret < 0)
+			return ret;
+	}
+	return seq_open(file, &probes_seq_op);
+}
+
+static ssize_t probes_write(struct file *file, const char __user *buffer,
+			    size_t count, loff_t *ppos)
+{
+	return trace_parse_run_command(file, buffer, count, ppos,
+				       create_or_delete_trace_kprobe);
+}
+
+static const struct file_operations kprobe_events_ops = {
+	.owner = THIS_MODULE,
+	.open = probes_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+	.write = probes_write,
+};
+
+static int profile_seq_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *ev = v;
+	struct trace_kprobe *tk;
+
+	if (!is_trace_kprobe(ev))
+		return 0;
+	tk = to_trace_kprobe(ev);
+	seq_printf(m, "  %-44s %15lu %15lu\n", trace_probe_name(&tk->tp),
+		   tk_nhit(tk), tk_missed(tk));
+	return 0;
+}
+
+static const struct seq_operations profile_seq_op = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = profile_seq_show,
+};
+
+static int profile_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ?: seq_open(file, &profile_seq_op);
+}
+
+static const struct file_operations kprobe_profile_ops = {
+	.owner = THIS_MODULE,
+	.open = profile_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* ---- perf's kprobe PMU ------------------------------------------------- */
+
+#ifdef CONFIG_PERF_EVENTS
+/**
+ * create_local_trace_kprobe - a kprobe event for one perf event only
+ * @func: the function, or NULL to probe @addr
+ * @addr: the address when @func is NULL
+ * @offs: the offset from @func
+ * @is_return: a return probe
+ *
+ * The event is not listed anywhere and is never visible in tracefs.
+ *
+ * Return: its event call, or an ERR_PTR.
+ */
+struct trace_event_call *
+create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
+			  bool is_return)
+{
+	struct trace_kprobe *tk;
+	char *event;
+	int ret;
+
+	if (func) {
+		ret = validate_probe_symbol(func);
+		if (ret)
+			return ERR_PTR(ret);
+	}
+	event = func ?: "DUMMY_EVENT";
+	tk = alloc_trace_kprobe(KPROBE_EVENT_SYSTEM, event, addr, func, offs,
+				0, 0, is_return);
+	if (IS_ERR(tk)) {
+		pr_info("Failed to allocate trace_probe.(%d)\n", (int)PTR_ERR(tk));
+		return ERR_CAST(tk);
+	}
+	tk_init_event(tk);
+	ret = traceprobe_set_print_fmt(&tk->tp, is_return ? PROBE_PRINT_RETURN :
+							    PROBE_PRINT_NORMAL);
+	if (ret)
+		goto fail;
+	ret = tk_register(tk);
+	if (ret)
+		goto fail;
+	return trace_probe_event_call(&tk->tp);
+fail:
+	free_trace_kprobe(tk);
+	return ERR_PTR(ret);
+}
+
+/**
+ * destroy_local_trace_kprobe - free an event of create_local_trace_kprobe()
+ * @event_call: the event
+ */
+void destroy_local_trace_kprobe(struct trace_event_call *event_call)
+{
+	struct trace_kprobe *tk = tk_primary(event_call);
+
+	if (!tk)
+		return;
+	if (trace_probe_is_enabled(&tk->tp)) {
+		WARN_ON(1);
+		return;
+	}
+	tk_unregister(tk);
+	free_trace_kprobe(tk);
+}
+
+/**
+ * bpf_get_kprobe_info - what a perf kprobe event probes, for BPF
+ * @event: the perf event
+ * @fd_type: out: BPF_FD_TYPE_K(RET)PROBE
+ * @symbol: out: the symbol, or NULL for an address probe
+ * @probe_offset: out: the offset from it
+ * @probe_addr: out: the address
+ * @missed: out: missed hits
+ * @perf_type_tracepoint: the event is a tracefs event
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
+			const char **symbol, u64 *probe_offset,
+			u64 *probe_addr, unsigned long *missed,
+			bool perf_type_tracepoint)
+{
+	const char *pevent = trace_event_name(event->tp_event);
+	const char *group = event->tp_event->class->system;
+	struct trace_kprobe *tk;
+
+	if (perf_type_tracepoint)
+		tk = find_trace_kprobe(pevent, group);
+	else
+		tk = tk_primary(event->tp_event);
+	if (!tk)
+		return -EINVAL;
+	*fd_type = tk_is_return(tk) ? BPF_FD_TYPE_KRETPROBE : BPF_FD_TYPE_KPROBE;
+	*probe_offset = tk->rp.kp.offset;
+	*probe_addr = kallsyms_show_value(current_cred()) ?
+		      (unsigned long)tk->rp.kp.addr : 0;
+	*symbol = tk->symbol;
+	if (missed)
+		*missed = tk_missed(tk);
+	return 0;
+}
+#endif
+
+/* ---- Start-up ---------------------------------------------------------- */
+
+static __init void create_boot_kprobe_events(void)
+{
+	struct trace_array *tr = top_trace_array();
+	char *cmd = kprobe_boot_events_buf, *next;
+	struct trace_event_file *file;
+	struct dyn_event *pos;
+	struct trace_kprobe *tk;
+	int ret;
+
+	if (!cmd[0])
+		return;
+	strreplace(cmd, ',', ' ');
+	for (; cmd && *cmd; cmd = next) {
+		next = strchr(cmd, ';');
+		if (next)
+			*next++ = '\0';
+		ret = create_or_delete_trace_kprobe(cmd);
+		if (ret)
+			pr_warn("Failed to add event(%d): %s\n", ret, cmd);
+	}
+
+	mutex_lock(&event_mutex);
+	for_each_trace_kprobe(tk, pos)
+		list_for_each_entry(file, &tr->events, list)
+			if (file->event_call == trace_probe_event_call(&tk->tp))
+				trace_event_enable_disable(file, 1, 0);
+	mutex_unlock(&event_mutex);
+}
+
+/* Register early, so that boot code can define events before tracefs. */
+static __init int init_kprobe_trace_early(void)
+{
+	int ret = dyn_event_register(&trace_kprobe_ops);
+
+	if (ret)
+		return ret;
+	return trace_kprobe_register_module_notifier() ? -EINVAL : 0;
+}
+core_initcall(init_kprobe_trace_early);
+
+static __init int init_kprobe_trace(void)
+{
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
+			  &kprobe_events_ops);
+	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
+			  &kprobe_profile_ops);
+	create_boot_kprobe_events();
+	return 0;
+}
+fs_initcall(init_kprobe_trace);
+
+#ifdef CONFIG_FTRACE_STARTUP_TEST
+static __init struct trace_event_file *
+selftest_file(struct trace_kprobe *tk, struct trace_array *tr)
+{
+	struct trace_event_file *file;
+
+	list_for_each_entry(file, &tr->events, list)
+		if (file->event_call == trace_probe_event_call(&tk->tp))
+			return file;
+	return NULL;
+}
+
+/*
+ * Define an entry and a return probe with arguments on a function the
+ * kernel keeps for this, enable both, call it, and check both counted the
+ * hit; then remove them.  Nothing else can touch these events yet.
+ */
+static __init int kprobe_trace_self_tests_init(void)
+{
+	static const char *const defs[] = {
+		"p:testprobe kprobe_trace_selftest_target $stack $stack0 +0($stack)",
+		"r:testprobe2 kprobe_trace_selftest_target $retval",
+	};
+	struct trace_array *tr = top_trace_array();
+	struct trace_kprobe *tk[2];
+	struct trace_event_file *file;
+	int i, warn = 0;
+
+	if (tracing_is_disabled() || tracing_selftest_disabled)
+		return -ENODEV;
+	pr_info("Testing kprobe tracing: ");
+
+	for (i = 0; i < 2; i++) {
+		tk[i] = NULL;
+		if (WARN_ON_ONCE(create_or_delete_trace_kprobe(defs[i]))) {
+			warn++;
+			continue;
+		}
+		mutex_lock(&event_mutex);
+		tk[i] = find_trace_kprobe(i ? "testprobe2" : "testprobe",
+					  KPROBE_EVENT_SYSTEM);
+		file = tk[i] ? selftest_file(tk[i], tr) : NULL;
+		if (WARN_ON_ONCE(!file) ||
+		    WARN_ON_ONCE(enable_trace_kprobe(trace_probe_event_call(&tk[i]->tp),
+						     file))) {
+			tk[i] = NULL;
+			warn++;
+		}
+		mutex_unlock(&event_mutex);
+	}
+
+	if (kprobe_trace_selftest_target(1, 2, 3, 4, 5, 6) != 21)
+		warn++;
+
+	mutex_lock(&event_mutex);
+	for (i = 0; i < 2; i++) {
+		if (!tk[i])
+			continue;
+		if (WARN_ON_ONCE(tk_nhit(tk[i]) != 1))
+			warn++;
+		file = selftest_file(tk[i], tr);
+		if (!file || disable_trace_kprobe(trace_probe_event_call(&tk[i]->tp),
+						  file))
+			warn++;
+	}
+	mutex_unlock(&event_mutex);
+
+	if (WARN_ON_ONCE(create_or_delete_trace_kprobe("-:testprobe")) ||
+	    WARN_ON_ONCE(create_or_delete_trace_kprobe("-:testprobe2")))
+		warn++;
+
+	/* Wait for the event files to be released, and the kprobes. */
+	synchronize_rcu();
+	if (warn)
+		pr_cont("NG: Some tests are failed. Please check them.\n");
+	else
+		pr_cont("OK\n");
+	return 0;
+}
+late_initcall(kprobe_trace_self_tests_init);
+#endif

@@ -1,0 +1,2005 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Probe events: the fetch-argument language and the events probes record.
+ *
+ * The parser works on a private copy of one argument and reports an error
+ * as a code and the byte offset of the bad token, measured from the start
+ * of the word the argument was written in; the error log turns that into
+ * a caret under the command.  Nothing it allocates outlives a failure:
+ * everything a probe_arg owns is released by traceprobe_free_probe_arg(),
+ * whichever step failed.
+ */
+#define pr_fmt(fmt)	"trace_probe: " fmt
+
+#include <linux/bpf.h>
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/glob.h>
+#include <linux/kallsyms.h>
+#include <linux/string.h>
+
+#include "trace_btf.h"
+#include "trace_probe.h"
+
+static const char *const probe_error_text[TP_ERR_NR] = {
+	[TP_ERR_FILE_NOT_FOUND]	= "Failed to find the given file",
+	[TP_ERR_NO_REGULAR_FILE] = "Not a regular file",
+	[TP_ERR_BAD_REFCNT]	= "Invalid reference counter offset",
+	[TP_ERR_REFCNT_OPEN_BRACE] = "Reference counter brace is not closed",
+	[TP_ERR_BAD_REFCNT_SUFFIX] = "Reference counter has wrong suffix",
+	[TP_ERR_BAD_UPROBE_OFFS] = "Invalid uprobe offset",
+	[TP_ERR_BAD_MAXACT_TYPE] = "Maxactive is only for function exit",
+	[TP_ERR_BAD_MAXACT]	= "Invalid maxactive number",
+	[TP_ERR_MAXACT_TOO_BIG]	= "Maxactive is too big",
+	[TP_ERR_BAD_PROBE_ADDR]	= "Invalid probed address or symbol",
+	[TP_ERR_NON_UNIQ_SYMBOL] = "The symbol is not unique",
+	[TP_ERR_BAD_RETPROBE]	= "Retprobe address must be an function entry",
+	[TP_ERR_NO_TRACEPOINT]	= "Tracepoint is not found",
+	[TP_ERR_BAD_TP_NAME]	= "Invalid character in tracepoint name",
+	[TP_ERR_BAD_ADDR_SUFFIX] = "Invalid probed address suffix",
+	[TP_ERR_NO_GROUP_NAME]	= "Group name is not specified",
+	[TP_ERR_GROUP_TOO_LONG]	= "Group name is too long",
+	[TP_ERR_BAD_GROUP_NAME]	= "Group name must follow the same rules as C identifiers",
+	[TP_ERR_NO_EVENT_NAME]	= "Event name is not specified",
+	[TP_ERR_EVENT_TOO_LONG]	= "Event name is too long",
+	[TP_ERR_BAD_EVENT_NAME]	= "Event name must follow the same rules as C identifiers",
+	[TP_ERR_EVENT_EXIST]	= "Given group/event name is already used by another event",
+	[TP_ERR_RETVAL_ON_PROBE] = "$retval is not available on probe",
+	[TP_ERR_NO_RETVAL]	= "This function returns 'void' type",
+	[TP_ERR_BAD_STACK_NUM]	= "Invalid stack number",
+	[TP_ERR_BAD_ARG_NUM]	= "Invalid argument number",
+	[TP_ERR_BAD_VAR]	= "Invalid $-variable specified",
+	[TP_ERR_BAD_REG_NAME]	= "Invalid register name",
+	[TP_ERR_BAD_MEM_ADDR]	= "Invalid memory address",
+	[TP_ERR_BAD_IMM]	= "Invalid immediate value",
+	[TP_ERR_IMMSTR_NO_CLOSE] = "String is not closed with '\"'",
+	[TP_ERR_FILE_ON_KPROBE]	= "File offset is not available with kprobe",
+	[TP_ERR_BAD_FILE_OFFS]	= "Invalid file offset value",
+	[TP_ERR_SYM_ON_UPROBE]	= "Symbol is not available with uprobe",
+	[TP_ERR_TOO_MANY_OPS]	= "Dereference is too much nested",
+	[TP_ERR_DEREF_NEED_BRACE] = "Dereference needs a brace",
+	[TP_ERR_BAD_DEREF_OFFS]	= "Invalid dereference offset",
+	[TP_ERR_DEREF_OPEN_BRACE] = "Dereference brace is not closed",
+	[TP_ERR_COMM_CANT_DEREF] = "$comm can not be dereferenced",
+	[TP_ERR_BAD_FETCH_ARG]	= "Invalid fetch argument",
+	[TP_ERR_ARRAY_NO_CLOSE]	= "Array is not closed",
+	[TP_ERR_BAD_ARRAY_SUFFIX] = "Array has wrong suffix",
+	[TP_ERR_BAD_ARRAY_NUM]	= "Invalid array size",
+	[TP_ERR_ARRAY_TOO_BIG]	= "Array number is too big",
+	[TP_ERR_BAD_TYPE]	= "Unknown type is specified",
+	[TP_ERR_BAD_STRING]	= "String accepts only memory argument",
+	[TP_ERR_BAD_SYMSTRING]	= "Symbol String doesn't accept data/userdata",
+	[TP_ERR_BAD_BITFIELD]	= "Invalid bitfield",
+	[TP_ERR_ARG_NAME_TOO_LONG] = "Argument name is too long",
+	[TP_ERR_NO_ARG_NAME]	= "Argument name is not specified",
+	[TP_ERR_BAD_ARG_NAME]	= "Argument name must follow the same rules as C identifiers",
+	[TP_ERR_USED_ARG_NAME]	= "This argument name is already used",
+	[TP_ERR_ARG_TOO_LONG]	= "Argument expression is too long",
+	[TP_ERR_NO_ARG_BODY]	= "No argument expression",
+	[TP_ERR_BAD_INSN_BNDRY]	= "Probe point is not an instruction boundary",
+	[TP_ERR_FAIL_REG_PROBE]	= "Failed to register probe event",
+	[TP_ERR_DIFF_PROBE_TYPE] = "Probe type is different from existing probe",
+	[TP_ERR_DIFF_ARG_TYPE]	= "Argument type or name is different from existing probe",
+	[TP_ERR_SAME_PROBE]	= "There is already the exact same probe event",
+	[TP_ERR_NO_EVENT_INFO]	= "This requires both group and event name to attach",
+	[TP_ERR_BAD_ATTACH_EVENT] = "Attached event does not exist",
+	[TP_ERR_BAD_ATTACH_ARG]	= "Attached event does not have this field",
+	[TP_ERR_NO_EP_FILTER]	= "No filter rule after 'if'",
+	[TP_ERR_NOSUP_BTFARG]	= "BTF is not available or not supported",
+	[TP_ERR_NO_BTFARG]	= "This variable is not found at this probe point",
+	[TP_ERR_NO_BTF_ENTRY]	= "No BTF entry for this probe point",
+	[TP_ERR_BAD_VAR_ARGS]	= "$arg* must be an independent parameter without name etc.",
+	[TP_ERR_NOFENTRY_ARGS]	= "$arg* can be used only on function entry or exit",
+	[TP_ERR_DOUBLE_ARGS]	= "$arg* can be used only once in the parameters",
+	[TP_ERR_ARGS_2LONG]	= "$arg* failed because the argument list is too long",
+	[TP_ERR_ARGIDX_2BIG]	= "$argN index is too big",
+	[TP_ERR_NO_PTR_STRCT]	= "This is not a pointer to union/structure.",
+	[TP_ERR_NOSUP_DAT_ARG]	= "Non pointer structure/union argument is not supported.",
+	[TP_ERR_BAD_HYPHEN]	= "Failed to parse single hyphen. Forgot '>'?",
+	[TP_ERR_NO_BTF_FIELD]	= "This field is not found.",
+	[TP_ERR_BAD_BTF_TID]	= "Failed to get BTF type info.",
+	[TP_ERR_BAD_TYPE4STR]	= "This type does not fit for string.",
+	[TP_ERR_NEED_STRING_TYPE] = "$comm and immediate-string only accepts string type",
+	[TP_ERR_EVENT_TOO_BIG]	= "Event too big (too many fields?)",
+};
+
+/* ---- The error log ---------------------------------------------------- */
+
+/*
+ * The command being parsed, as the argv words it was split into.  Parsing
+ * is serialized by dyn_event_ops_mutex, which every writer of a probe
+ * event file holds, so one static log is enough.
+ */
+static struct {
+	const char	*subsystem;
+	const char	**argv;
+	int		argc;
+	int		index;
+} probe_log;
+
+extern struct mutex dyn_event_ops_mutex;
+
+/**
+ * trace_probe_log_init - start logging errors for a command
+ * @subsystem: the error_log location ("trace_kprobe", ...)
+ * @argc: words of the command
+ * @argv: the words
+ */
+void trace_probe_log_init(const char *subsystem, int argc, const char **argv)
+{
+	lockdep_assert_held(&dyn_event_ops_mutex);
+	probe_log.subsystem = subsystem;
+	probe_log.argc = argc;
+	probe_log.argv = argv;
+	probe_log.index = 0;
+}
+
+/**
+ * trace_probe_log_clear - stop logging errors for the current command
+ */
+void trace_probe_log_clear(void)
+{
+	lockdep_assert_held(&dyn_event_ops_mutex);
+	memset(&probe_log, 0, sizeof(probe_log));
+}
+
+/**
+ * trace_probe_log_set_index - say which word later errors are in
+ * @index: the word, from 0; argc or more means "after the last word"
+ */
+void trace_probe_log_set_index(int index)
+{
+	lockdep_assert_held(&dyn_event_ops_mutex);
+	probe_log.index = index;
+}
+
+/**
+ * __trace_probe_log_err - log an error of the current command
+ * @offset: byte offset of the bad token in the current word
+ * @err: a TP_ERR_* code
+ */
+void __trace_probe_log_err(int offset, int err)
+{
+	int i, len = 0, pos = 0;
+	char *cmd, *p;
+
+	lockdep_assert_held(&dyn_event_ops_mutex);
+	if (!probe_log.argv || !probe_log.argc || err < 0 || err >= TP_ERR_NR)
+		return;
+
+	for (i = 0; i < probe_log.argc; i++) {
+		if (i == probe_log.index)
+			pos = len + offset;
+		len += strlen(probe_log.argv[i]) + 1;
+	}
+	/* Past the last word: the caret goes one space after the command. */
+	if (probe_log.index >= probe_log.argc)
+		pos = len;
+
+	cmd = kmalloc(len, GFP_KERNEL);
+	if (!cmd)
+		return;
+	for (i = 0, p = cmd; i < probe_log.argc; i++)
+		p += sprintf(p, "%s%s", i ? " " : "", probe_log.argv[i]);
+
+	tracing_log_err(NULL, probe_log.subsystem, cmd,
+			(const char **)probe_error_text, err, pos);
+	kfree(cmd);
+}
+
+/* ---- Types ------------------------------------------------------------ */
+
+#define DEFINE_PRINT_SCALAR(name, ctype, conv)				\
+static int print_##name(struct trace_seq *s, void *data, void *ent)	\
+{									\
+	trace_seq_printf(s, conv, *(ctype *)data);			\
+	return !trace_seq_has_overflowed(s);				\
+}
+
+DEFINE_PRINT_SCALAR(u8, u8, "%u")
+DEFINE_PRINT_SCALAR(u16, u16, "%u")
+DEFINE_PRINT_SCALAR(u32, u32, "%u")
+DEFINE_PRINT_SCALAR(u64, u64, "%llu")
+DEFINE_PRINT_SCALAR(s8, s8, "%d")
+DEFINE_PRINT_SCALAR(s16, s16, "%d")
+DEFINE_PRINT_SCALAR(s32, s32, "%d")
+DEFINE_PRINT_SCALAR(s64, s64, "%lld")
+DEFINE_PRINT_SCALAR(x8, u8, "0x%x")
+DEFINE_PRINT_SCALAR(x16, u16, "0x%x")
+DEFINE_PRINT_SCALAR(x32, u32, "0x%x")
+DEFINE_PRINT_SCALAR(x64, u64, "0x%llx")
+DEFINE_PRINT_SCALAR(char, u8, "'%c'")
+
+static int print_symbol(struct trace_seq *s, void *data, void *ent)
+{
+	trace_seq_printf(s, "%pS", (void *)*(unsigned long *)data);
+	return !trace_seq_has_overflowed(s);
+}
+
+static int print_string(struct trace_seq *s, void *data, void *ent)
+{
+	if (!get_loc_len(*(u32 *)data))
+		trace_seq_puts(s, FAULT_STRING);
+	else
+		trace_seq_printf(s, "\"%s\"", (char *)get_loc_data(data, ent));
+	return !trace_seq_has_overflowed(s);
+}
+
+#define SCALAR_TYPE(tname, bytes, sign, ftype, conv)			\
+	{ .name = #tname, .size = bytes, .is_signed = sign,		\
+	  .fmttype = ftype, .fmt = conv, .print = print_##tname }
+#define STRING_TYPE(tname)						\
+	{ .name = tname, .size = sizeof(u32), .is_signed = true,	\
+	  .is_string = true, .fmttype = "__data_loc char[]",		\
+	  .fmt = "\\\"%s\\\"", .print = print_string }
+
+/*
+ * The format-file type of each is what existing tools expect: x and char
+ * types are their unsigned container, a symbol is an unsigned long.
+ */
+static const struct fetch_type probe_types[] = {
+	STRING_TYPE("string"),
+	STRING_TYPE("ustring"),
+	STRING_TYPE("symstr"),
+	SCALAR_TYPE(u8, 1, false, "u8", "%u"),
+	SCALAR_TYPE(u16, 2, false, "u16", "%u"),
+	SCALAR_TYPE(u32, 4, false, "u32", "%u"),
+	SCALAR_TYPE(u64, 8, false, "u64", "%Lu"),
+	SCALAR_TYPE(s8, 1, true, "s8", "%d"),
+	SCALAR_TYPE(s16, 2, true, "s16", "%d"),
+	SCALAR_TYPE(s32, 4, true, "s32", "%d"),
+	SCALAR_TYPE(s64, 8, true, "s64", "%Ld"),
+	SCALAR_TYPE(x8, 1, false, "u8", "0x%x"),
+	SCALAR_TYPE(x16, 2, false, "u16", "0x%x"),
+	SCALAR_TYPE(x32, 4, false, "u32", "0x%x"),
+	SCALAR_TYPE(x64, 8, false, "u64", "0x%Lx"),
+	SCALAR_TYPE(char, 1, false, "u8", "'%c'"),
+	SCALAR_TYPE(symbol, sizeof(long), false, "u64", "%pS"),
+};
+
+static const struct fetch_type *type_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(probe_types); i++)
+		if (!strcmp(probe_types[i].name, name))
+			return &probe_types[i];
+	return NULL;
+}
+
+/*
+ * A bitfield "b<width>@<offset>/<container bits>" is stored as its
+ * container.  Symbols exist only in the kernel.
+ */
+static const struct fetch_type *find_fetch_type(const char *name,
+						unsigned int flags)
+{
+	const char *slash;
+
+	if (name && (flags & TPARG_FL_USER) &&
+	    (!strcmp(name, "symbol") || !strcmp(name, "symstr")))
+		return NULL;
+	if (!name)
+		return type_by_name("x64");
+	if (name[0] == 'b') {
+		slash = strrchr(name, '/');
+		if (!slash)
+			return NULL;
+		switch (simple_strtoul(slash + 1, NULL, 0)) {
+		case 8:
+			return type_by_name("u8");
+		case 16:
+			return type_by_name("u16");
+		case 32:
+			return type_by_name("u32");
+		case 64:
+			return type_by_name("u64");
+		}
+		return NULL;
+	}
+	return type_by_name(name);
+}
+
+/* ---- Names -------------------------------------------------------------- */
+
+/**
+ * traceprobe_split_symbol_offset - split "SYM+OFFS" or "SYM-OFFS"
+ * @symbol: the text; the sign is replaced by a NUL on success
+ * @offset: where the offset is returned (0 if none)
+ *
+ * Return: 0, or -EINVAL if the offset is not a number.
+ */
+int traceprobe_split_symbol_offset(char *symbol, long *offset)
+{
+	char *sign;
+	int ret;
+
+	if (!offset)
+		return -EINVAL;
+	*offset = 0;
+	sign = strpbrk(symbol, "+-");
+	if (!sign)
+		return 0;
+	ret = kstrtol(sign, 0, offset);
+	if (ret)
+		return ret;
+	*sign = '\0';
+	return 0;
+}
+
+/**
+ * traceprobe_parse_event_name - split and check "[GROUP/]EVENT"
+ * @pevent: in: the text; out: the event name (NULL for "GROUP/")
+ * @pgroup: out: the group, copied into @buf, if one is given
+ * @buf: MAX_EVENT_NAME_LEN bytes for the group name
+ * @offset: offset of the text in the current word, for the error log
+ *
+ * Return: 0 or -EINVAL with the error logged.
+ */
+int traceprobe_parse_event_name(const char **pevent, const char **pgroup,
+				char *buf, int offset)
+{
+	const char *name = *pevent, *sep;
+	size_t len;
+
+	sep = strchr(name, '/');
+	if (!sep)
+		sep = strchr(name, '.');
+	if (sep) {
+		len = sep - name;
+		if (!len) {
+			trace_probe_log_err(offset, NO_GROUP_NAME);
+			return -EINVAL;
+		}
+		if (len >= MAX_EVENT_NAME_LEN) {
+			trace_probe_log_err(offset, GROUP_TOO_LONG);
+			return -EINVAL;
+		}
+		memcpy(buf, name, len);
+		buf[len] = '\0';
+		if (!is_good_system_name(buf)) {
+			trace_probe_log_err(offset, BAD_GROUP_NAME);
+			return -EINVAL;
+		}
+		*pgroup = buf;
+		offset += len + 1;
+		name = sep + 1;
+		*pevent = name;
+	}
+
+	len = strlen(name);
+	if (!len) {
+		if (sep) {
+			*pevent = NULL;
+			return 0;
+		}
+		trace_probe_log_err(offset, NO_EVENT_NAME);
+		return -EINVAL;
+	}
+	if (len >= MAX_EVENT_NAME_LEN) {
+		trace_probe_log_err(offset, EVENT_TOO_LONG);
+		return -EINVAL;
+	}
+	if (!is_good_name(name)) {
+		trace_probe_log_err(offset, BAD_EVENT_NAME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- Parsing one argument ----------------------------------------------- */
+
+/*
+ * The state of parsing one argument body.  @text is our writable copy of
+ * it; @pos0 is the offset of @text[0] in the word, so that the position of
+ * any token is pos0 + (token - text).  @ops counts the operations the
+ * program needs, with the same weights as the error positions userspace
+ * expects for "too much nested": a base is one, a symbol two, every memory
+ * access one.
+ */
+struct arg_parse {
+	struct traceprobe_parse_context	*ctx;
+	struct probe_arg		*parg;
+	struct fetch_prog		*prog;
+	char				*text;
+	int				pos0;
+	int				ops;
+};
+
+static int pos_of(struct arg_parse *ap, const char *p)
+{
+	return ap->pos0 + (int)(p - ap->text);
+}
+
+static int parse_fail(struct arg_parse *ap, const char *at, int err)
+{
+	__trace_probe_log_err(pos_of(ap, at), err);
+	return -EINVAL;
+}
+
+static int add_ops(struct arg_parse *ap, int n, const char *at)
+{
+	ap->ops += n;
+	if (ap->ops > FETCH_MAX_OPS)
+		return parse_fail(ap, at, TP_ERR_TOO_MANY_OPS);
+	return 0;
+}
+
+/* Add a memory access at @offs from the current value. */
+static int add_deref(struct arg_parse *ap, long offs, bool user,
+		     const char *at)
+{
+	struct fetch_prog *prog = ap->prog;
+	int ret;
+
+	ret = add_ops(ap, 1, at);
+	if (ret)
+		return ret;
+	if (prog->nderef >= FETCH_MAX_DEREF)
+		return parse_fail(ap, at, TP_ERR_TOO_MANY_OPS);
+	prog->offs[prog->nderef] = offs;
+	if (user)
+		prog->user |= BIT(prog->nderef);
+	prog->nderef++;
+	return 0;
+}
+
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+
+static u32 btf_int_data(const struct btf_type *t)
+{
+	return *(const u32 *)(t + 1);
+}
+
+static bool btf_is_byte(struct btf *btf, u32 tid)
+{
+	const struct btf_type *t = btf_type_skip_modifiers(btf, tid, NULL);
+	u32 data;
+
+	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_INT)
+		return false;
+	data = btf_int_data(t);
+	return BTF_INT_BITS(data) == 8 && !(BTF_INT_ENCODING(data) & BTF_INT_SIGNED);
+}
+
+static int btf_query(struct traceprobe_parse_context *ctx)
+{
+	const struct btf_param *param;
+	const struct btf_type *proto;
+	struct btf *btf;
+	s32 nr = 0;
+
+	if (ctx->btf)
+		return 0;
+	if (!ctx->funcname)
+		return -EINVAL;
+	proto = btf_find_func_proto(ctx->funcname, &btf);
+	if (!proto)
+		return -ENOENT;
+	ctx->btf = btf;
+	ctx->proto = proto;
+	param = btf_get_func_param(proto, &nr);
+	if (IS_ERR_OR_NULL(param) || nr <= 0) {
+		ctx->params = NULL;
+		ctx->nr_params = 0;
+		return 0;
+	}
+	if (ctx->flags & TPARG_FL_TPOINT) {
+		param++;
+		nr--;
+	}
+	ctx->params = param;
+	ctx->nr_params = nr;
+	return 0;
+}
+
+static void btf_release(struct traceprobe_parse_context *ctx)
+{
+	if (ctx->btf)
+		btf_put(ctx->btf);
+	ctx->btf = NULL;
+	ctx->proto = NULL;
+	ctx->params = NULL;
+	ctx->nr_params = 0;
+}
+
+/* The probe type a BTF type is stored as by default, or NULL. */
+static const char *btf_default_type(struct traceprobe_parse_context *ctx)
+{
+	const struct btf_type *t = ctx->last_type;
+	static const char *const uint[] = { "u8", "u16", "u32", "u64" };
+	static const char *const sint[] = { "s8", "s16", "s32", "s64" };
+	u32 data, bits;
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_ENUM:
+		return "s32";
+	case BTF_KIND_ENUM64:
+		return "s64";
+	case BTF_KIND_PTR:
+		return "x64";
+	case BTF_KIND_INT:
+		data = btf_int_data(t);
+		bits = BTF_INT_BITS(data);
+		if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
+			if (BTF_INT_ENCODING(data) & BTF_INT_SIGNED)
+				return sint[ilog2(bits) - 3];
+			return uint[ilog2(bits) - 3];
+		}
+		if (BTF_INT_ENCODING(data) & BTF_INT_SIGNED)
+			return NULL;
+		/* An odd-sized integer: a bitfield within a u64. */
+		ctx->last_bitsize = bits;
+		ctx->last_bitoffs += BTF_INT_OFFSET(data);
+		return "u64";
+	}
+	return NULL;
+}
+
+/*
+ * Resolve "->a.b->c" on a value of BTF type @type: each "->" reads memory
+ * at the accumulated offset of the "."-joined members before it.
+ */
+static int parse_btf_fields(struct arg_parse *ap, char *p,
+			    const struct btf_type *type)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	const struct btf_member *member;
+	const struct btf_type *mtype;
+	u32 bitoffs, anon;
+	char *name, *next;
+	bool arrow;
+	int ret;
+
+	while (p) {
+		/* p points just after "->". */
+		if (BTF_INFO_KIND(type->info) != BTF_KIND_PTR)
+			return parse_fail(ap, p, TP_ERR_NO_PTR_STRCT);
+		type = btf_type_skip_modifiers(ctx->btf, type->type, NULL);
+		if (!type)
+			return parse_fail(ap, p, TP_ERR_BAD_BTF_TID);
+		bitoffs = 0;
+		do {
+			name = p;
+			next = strpbrk(p, ".-");
+			arrow = false;
+			if (next) {
+				if (next[0] == '-' && next[1] != '>')
+					return parse_fail(ap, next, TP_ERR_BAD_HYPHEN);
+				arrow = next[0] == '-';
+				*next = '\0';
+				next += arrow ? 2 : 1;
+			}
+			anon = 0;
+			member = btf_find_struct_member(ctx->btf, type, name,
+							&anon, &mtype);
+			if (IS_ERR(member))
+				return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
+			if (!member)
+				return parse_fail(ap, name, TP_ERR_NO_BTF_FIELD);
+			bitoffs += anon;
+			if (btf_type_kflag(mtype)) {
+				bitoffs += BTF_MEMBER_BIT_OFFSET(member->offset);
+				ctx->last_bitsize = BTF_MEMBER_BITFIELD_SIZE(member->offset);
+			} else {
+				bitoffs += member->offset;
+				ctx->last_bitsize = 0;
+			}
+			type = btf_type_skip_modifiers(ctx->btf, member->type, NULL);
+			if (!type)
+				return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
+			p = next;
+		} while (p && !arrow);
+
+		ret = add_deref(ap, bitoffs / 8, false, name);
+		if (ret)
+			return ret;
+		ctx->last_bitoffs = bitoffs % 8;
+		ctx->last_type = type;
+	}
+	return 0;
+}
+
+static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum);
+
+/* A function parameter by name, or $retval, with optional "->field"s. */
+static int parse_btf_var(struct arg_parse *ap, char *var)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct fetch_prog *prog = ap->prog;
+	const struct btf_type *type;
+	char *fields = NULL, *sep;
+	u32 tid = 0;
+	int i, ret;
+
+	if (!ctx->funcname)
+		return parse_fail(ap, var, TP_ERR_NO_BTF_ENTRY);
+
+	sep = strpbrk(var, ".-");
+	if (sep) {
+		if (sep[0] == '.')
+			return parse_fail(ap, sep, TP_ERR_NOSUP_DAT_ARG);
+		if (sep[1] != '>')
+			return parse_fail(ap, sep, TP_ERR_BAD_HYPHEN);
+		*sep = '\0';
+		fields = sep + 2;
+	}
+
+	if ((ctx->flags & TPARG_FL_RETURN) && !strcmp(var, "$retval")) {
+		prog->base = FETCH_BASE_RETVAL;
+		if (btf_query(ctx)) {
+			if (fields)
+				return parse_fail(ap, fields, TP_ERR_NO_BTF_ENTRY);
+			return 0;
+		}
+		if (!ctx->proto->type)
+			return parse_fail(ap, var, TP_ERR_NO_RETVAL);
+		tid = ctx->proto->type;
+		goto found;
+	}
+
+	ret = btf_query(ctx);
+	if (ret || !ctx->nr_params)
+		return parse_fail(ap, var, TP_ERR_NO_BTF_ENTRY);
+	for (i = 0; i < ctx->nr_params; i++) {
+		const char *name = btf_name_by_offset(ctx->btf,
+						      ctx->params[i].name_off);
+
+		if (!name || strcmp(name, var))
+			continue;
+		if (tparg_is_function_entry(ctx->flags)) {
+			prog->base = FETCH_BASE_ARG;
+			prog->param = i + !!(ctx->flags & TPARG_FL_TPOINT);
+		} else {
+			ret = save_entry_arg(ctx, i);
+			if (ret < 0)
+				return ret;
+			prog->base = FETCH_BASE_EDATA;
+			prog->param = ret;
+		}
+		tid = ctx->params[i].type;
+		goto found;
+	}
+	return parse_fail(ap, var, TP_ERR_NO_BTFARG);
+
+found:
+	type = btf_type_skip_modifiers(ctx->btf, tid, NULL);
+	if (!type)
+		return parse_fail(ap, var, TP_ERR_BAD_BTF_TID);
+	ctx->last_type = type;
+	ctx->last_bitoffs = 0;
+	ctx->last_bitsize = 0;
+	return fields ? parse_btf_fields(ap, fields, type) : 0;
+}
+
+/* A BTF-typed value asked for as a string: char[] is read in place, char * through. */
+static int btf_string_fixup(struct arg_parse *ap, const char *type)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	const struct btf_type *t = ctx->last_type;
+
+	if (!ctx->btf || !t)
+		return 0;
+	if (BTF_INFO_KIND(t->info) == BTF_KIND_ARRAY &&
+	    btf_is_byte(ctx->btf, btf_array(t)->type))
+		return 0;
+	if (BTF_INFO_KIND(t->info) == BTF_KIND_PTR && btf_is_byte(ctx->btf, t->type))
+		return add_deref(ap, 0, type[0] == 'u', ap->text);
+	return parse_fail(ap, ap->text, TP_ERR_BAD_TYPE4STR);
+}
+
+#else /* !CONFIG_PROBE_EVENTS_BTF_ARGS */
+
+static int btf_query(struct traceprobe_parse_context *ctx)
+{
+	return -EOPNOTSUPP;
+}
+
+static void btf_release(struct traceprobe_parse_context *ctx)
+{
+	ctx->btf = NULL;
+}
+
+static const char *btf_default_type(struct traceprobe_parse_context *ctx)
+{
+	return NULL;
+}
+
+static int parse_btf_var(struct arg_parse *ap, char *var)
+{
+	return parse_fail(ap, var, TP_ERR_NOSUP_BTFARG);
+}
+
+static int btf_string_fixup(struct arg_parse *ap, const char *type)
+{
+	return 0;
+}
+
+#endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */
+
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+/*
+ * A return probe reads an entry argument from a word its entry handler
+ * saved.  Return the word's byte offset in the entry data.
+ */
+static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum)
+{
+	struct trace_probe *tp = ctx->tp;
+	struct probe_entry_arg *earg = tp->entry_arg, *grown;
+	unsigned int i, nr = earg ? earg->nr : 0;
+
+	for (i = 0; i < nr; i++)
+		if (earg->argnum[i] == argnum)
+			return i * sizeof(unsigned long);
+	grown = krealloc(earg, struct_size(earg, argnum, nr + 1), GFP_KERNEL);
+	if (!grown)
+		return -ENOMEM;
+	grown->argnum[nr] = argnum;
+	grown->nr = nr + 1;
+	tp->entry_arg = grown;
+	return nr * sizeof(unsigned long);
+}
+
+/**
+ * traceprobe_get_entry_data_size - bytes a return probe saves at entry
+ * @tp: the probe
+ *
+ * Return: the size of the entry data its entry handler fills.
+ */
+int traceprobe_get_entry_data_size(struct trace_probe *tp)
+{
+	return tp->entry_arg ? tp->entry_arg->nr * sizeof(unsigned long) : 0;
+}
+
+/**
+ * store_trace_entry_data - save the entry arguments a return probe reads
+ * @edata: the entry data, traceprobe_get_entry_data_size() bytes
+ * @tp: the probe
+ * @regs: the registers at function entry
+ */
+void store_trace_entry_data(void *edata, struct trace_probe *tp,
+			    struct pt_regs *regs)
+{
+	struct probe_entry_arg *earg = tp->entry_arg;
+	unsigned long *word = edata;
+	unsigned int i;
+
+	if (!earg)
+		return;
+	for (i = 0; i < earg->nr; i++)
+		word[i] = regs_get_kernel_argument(regs, earg->argnum[i]);
+}
+NOKPROBE_SYMBOL(store_trace_entry_data);
+#else
+static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+#define PARAM_MAX_STACK	(THREAD_SIZE / sizeof(unsigned long))
+
+/* "$..." variables. @var points at the '$'. */
+static int parse_var(struct arg_parse *ap, char *var)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct fetch_prog *prog = ap->prog;
+	const char *name = var + 1;
+	unsigned long n;
+	int ret;
+
+	if (ctx->flags & TPARG_FL_TEVENT) {
+		struct ftrace_event_field *field;
+
+		list_for_each_entry(field, trace_get_fields(ctx->event), link) {
+			if (!strcmp(field->name, name)) {
+				prog->base = FETCH_BASE_EFIELD;
+				prog->data = field;
+				return 0;
+			}
+		}
+		if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
+			prog->base = FETCH_BASE_COMM;
+			return 0;
+		}
+		return parse_fail(ap, var, TP_ERR_BAD_VAR);
+	}
+
+	if (str_has_prefix(name, "retval")) {
+		if (!(ctx->flags & TPARG_FL_RETURN))
+			return parse_fail(ap, var, TP_ERR_RETVAL_ON_PROBE);
+		if ((ctx->flags & TPARG_FL_KERNEL) &&
+		    IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+			return parse_btf_var(ap, var);
+		if (strcmp(name, "retval"))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+		prog->base = FETCH_BASE_RETVAL;
+		return 0;
+	}
+
+	if (str_has_prefix(name, "stack")) {
+		if (!name[5]) {
+			prog->base = FETCH_BASE_STACKP;
+			return 0;
+		}
+		if (!isdigit(name[5]) || kstrtoul(name + 5, 10, &n))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+		if ((ctx->flags & TPARG_FL_KERNEL) && n > PARAM_MAX_STACK)
+			return parse_fail(ap, var, TP_ERR_BAD_STACK_NUM);
+		prog->base = FETCH_BASE_STACK;
+		prog->param = n;
+		return 0;
+	}
+
+	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
+		prog->base = FETCH_BASE_COMM;
+		return 0;
+	}
+
+	if (IS_ENABLED(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API) &&
+	    str_has_prefix(name, "arg")) {
+		if (kstrtoul(name + 3, 10, &n))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+		if (!n || n > PARAM_MAX_STACK)
+			return parse_fail(ap, var, TP_ERR_BAD_ARG_NUM);
+		n--;
+		if (tparg_is_function_entry(ctx->flags)) {
+			prog->base = FETCH_BASE_ARG;
+			prog->param = n + !!(ctx->flags & TPARG_FL_TPOINT);
+			return 0;
+		}
+		if (tparg_is_function_return(ctx->flags)) {
+			ret = save_entry_arg(ctx, n);
+			if (ret < 0)
+				return ret;
+			prog->base = FETCH_BASE_EDATA;
+			prog->param = ret;
+			return 0;
+		}
+		return parse_fail(ap, var, TP_ERR_NOFENTRY_ARGS);
+	}
+
+	return parse_fail(ap, var, TP_ERR_BAD_VAR);
+}
+
+static int parse_immediate(const char *s, unsigned long *val)
+{
+	if (isdigit(s[0]))
+		return kstrtoul(s, 0, val);
+	if (s[0] == '-')
+		return kstrtol(s, 0, (long *)val);
+	if (s[0] == '+')
+		return kstrtol(s + 1, 0, (long *)val);
+	return -EINVAL;
+}
+
+static int parse_fetch(struct arg_parse *ap, char *s);
+
+/* "+|-[u]OFFS(INNER)": read memory at INNER's value plus OFFS. */
+static int parse_deref(struct arg_parse *ap, char *s)
+{
+	bool user = s[1] == 'u';
+	char *num = s + (user ? 2 : 1);
+	char *open, *close;
+	long offs;
+	int ret;
+
+	open = strchr(s, '(');
+	if (!open)
+		return parse_fail(ap, s, TP_ERR_DEREF_NEED_BRACE);
+	*open = '\0';
+	if (kstrtol(num, 0, &offs))
+		return parse_fail(ap, s, TP_ERR_BAD_DEREF_OFFS);
+	if (s[0] == '-')
+		offs = -offs;
+	close = strrchr(open + 1, ')');
+	if (!close)
+		return parse_fail(ap, open + 1 + strlen(open + 1),
+				  TP_ERR_DEREF_OPEN_BRACE);
+	*close = '\0';
+	ret = parse_fetch(ap, open + 1);
+	if (ret)
+		return ret;
+	if (ap->prog->base == FETCH_BASE_COMM ||
+	    ap->prog->base == FETCH_BASE_DATA)
+		return parse_fail(ap, open + 1, TP_ERR_COMM_CANT_DEREF);
+	ap->ctx->last_type = NULL;
+	return add_deref(ap, offs, user, open + 1);
+}
+
+/* "@ADDR", "@+FOFFS", "@SYM[+|-OFFS]": memory at a fixed place. */
+static int parse_memory(struct arg_parse *ap, char *s)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct fetch_prog *prog = ap->prog;
+	unsigned long addr;
+	long offs;
+	int ret;
+
+	if (isdigit(s[1])) {
+		if (kstrtoul(s + 1, 0, &addr))
+			return parse_fail(ap, s, TP_ERR_BAD_MEM_ADDR);
+		prog->base = FETCH_BASE_IMM;
+		prog->param = addr;
+	} else if (s[1] == '+') {
+		if (ctx->flags & TPARG_FL_KERNEL)
+			return parse_fail(ap, s, TP_ERR_FILE_ON_KPROBE);
+		if (kstrtol(s + 2, 0, &offs))
+			return parse_fail(ap, s, TP_ERR_BAD_FILE_OFFS);
+		prog->base = FETCH_BASE_FOFFS;
+		prog->param = offs;
+	} else {
+		if (!(ctx->flags & TPARG_FL_KERNEL))
+			return parse_fail(ap, s, TP_ERR_SYM_ON_UPROBE);
+		prog->base = FETCH_BASE_SYMBOL;
+		prog->data = kstrdup(s + 1, GFP_KERNEL);
+		if (!prog->data)
+			return -ENOMEM;
+		ret = add_ops(ap, 1, s);
+		if (ret)
+			return ret;
+	}
+	return add_deref(ap, 0, false, s);
+}
+
+/* One fetch argument, without its type, recursively. */
+static int parse_fetch(struct arg_parse *ap, char *s)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct fetch_prog *prog = ap->prog;
+	int ret;
+
+	ret = add_ops(ap, 1, s);
+	if (ret)
+		return ret;
+
+	switch (s[0]) {
+	case '$':
+		return parse_var(ap, s);
+	case '%':
+		if (ctx->flags & (TPARG_FL_TEVENT | TPARG_FL_FPROBE))
+			return parse_fail(ap, s, TP_ERR_BAD_VAR);
+		ret = regs_query_register_offset(s + 1);
+		if (ret < 0)
+			return parse_fail(ap, s, TP_ERR_BAD_REG_NAME);
+		prog->base = FETCH_BASE_REG;
+		prog->param = ret;
+		return 0;
+	case '@':
+		return parse_memory(ap, s);
+	case '+':
+	case '-':
+		ap->ops--;	/* the access, not the sign, is the operation */
+		return parse_deref(ap, s);
+	case '\\':
+		if (s[1] == '"') {
+			size_t len = strlen(s + 2);
+
+			if (!len || s[len + 1] != '"')
+				return parse_fail(ap, s + 2 + len,
+						  TP_ERR_IMMSTR_NO_CLOSE);
+			prog->data = kstrndup(s + 2, len - 1, GFP_KERNEL);
+			if (!prog->data)
+				return -ENOMEM;
+			prog->base = FETCH_BASE_DATA;
+			return 0;
+		}
+		if (parse_immediate(s + 1, &prog->param))
+			return parse_fail(ap, s + 1, TP_ERR_BAD_IMM);
+		prog->base = FETCH_BASE_IMM;
+		return 0;
+	}
+
+	if (isalpha(s[0]) || s[0] == '_') {
+		if (!tparg_is_function_entry(ctx->flags) &&
+		    !tparg_is_function_return(ctx->flags))
+			return parse_fail(ap, s, TP_ERR_NOSUP_BTFARG);
+		return parse_btf_var(ap, s);
+	}
+	return parse_fail(ap, s, TP_ERR_BAD_FETCH_ARG);
+}
+
+/*
+ * Split ":TYPE[N]" off @ap->text.  Return the type text (NULL if none) or
+ * an ERR_PTR with the error logged.
+ */
+static char *split_type(struct arg_parse *ap)
+{
+	struct probe_arg *parg = ap->parg;
+	char *type, *open, *close;
+	unsigned int n;
+
+	type = strchr(ap->text, ':');
+	if (!type)
+		return NULL;
+	*type++ = '\0';
+	open = strchr(type, '[');
+	if (!open)
+		return type;
+	*open++ = '\0';
+	close = strchr(open, ']');
+	if (!close) {
+		parse_fail(ap, open + strlen(open), TP_ERR_ARRAY_NO_CLOSE);
+		return ERR_PTR(-EINVAL);
+	}
+	if (close[1]) {
+		parse_fail(ap, close + 1, TP_ERR_BAD_ARRAY_SUFFIX);
+		return ERR_PTR(-EINVAL);
+	}
+	*close = '\0';
+	if (kstrtouint(open, 0, &n) || !n) {
+		parse_fail(ap, open, TP_ERR_BAD_ARRAY_NUM);
+		return ERR_PTR(-EINVAL);
+	}
+	if (n > MAX_ARRAY_LEN) {
+		parse_fail(ap, open, TP_ERR_ARRAY_TOO_BIG);
+		return ERR_PTR(-EINVAL);
+	}
+	parg->count = n;
+	return type;
+}
+
+/* "b<width>@<offset>/<size>": the shifts that isolate the field. */
+static int parse_bitfield(struct fetch_prog *prog, const char *type,
+			  unsigned int size)
+{
+	unsigned long width, offs;
+	char *end;
+
+	width = simple_strtoul(type + 1, &end, 0);
+	if (!width || *end != '@')
+		return -EINVAL;
+	type = end + 1;
+	offs = simple_strtoul(type, &end, 0);
+	if (end == type || *end != '/' || width + offs > size * 8)
+		return -EINVAL;
+	prog->bf_lshift = size * 8 - (width + offs);
+	prog->bf_rshift = size * 8 - width;
+	prog->bf_size = size;
+	return 0;
+}
+
+/* Choose how the program stores its result, and check it can. */
+static int finish_prog(struct arg_parse *ap, const char *type)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct probe_arg *parg = ap->parg;
+	struct fetch_prog *prog = ap->prog;
+	const char *tpos = type ? type : ap->text;
+	const char *tname = parg->type->name;
+	bool last_user = prog->nderef && (prog->user & BIT(prog->nderef - 1));
+	int extra = 0;
+
+	if (parg->type->is_string) {
+		if (!strcmp(tname, "symstr")) {
+			switch (prog->base) {
+			case FETCH_BASE_REG: case FETCH_BASE_STACK:
+			case FETCH_BASE_RETVAL: case FETCH_BASE_ARG:
+			case FETCH_BASE_EFIELD:
+				break;
+			default:
+				if (!prog->nderef)
+					return parse_fail(ap, tpos, TP_ERR_BAD_SYMSTRING);
+			}
+			prog->store = FETCH_STORE_SYMSTR;
+			extra = 1;
+		} else {
+			switch (prog->base) {
+			case FETCH_BASE_IMM: case FETCH_BASE_COMM:
+			case FETCH_BASE_DATA: case FETCH_BASE_EFIELD:
+				if (!prog->nderef)
+					extra = 1;
+				break;
+			default:
+				if (!prog->nderef)
+					return parse_fail(ap, tpos, TP_ERR_BAD_STRING);
+			}
+			prog->store = FETCH_STORE_STRING;
+			prog->user_store = !strcmp(tname, "ustring") || last_user;
+			if (parg->count)
+				extra = 1;
+		}
+		parg->dynamic = true;
+	} else if (prog->nderef) {
+		prog->store = FETCH_STORE_MEM;
+		prog->user_store = last_user;
+	} else {
+		prog->store = FETCH_STORE_RAW;
+		extra = 1;
+	}
+	prog->size = parg->type->size;
+
+	if (type && type[0] == 'b') {
+		if (parse_bitfield(prog, type, parg->type->size))
+			return parse_fail(ap, tpos, TP_ERR_BAD_BITFIELD);
+		extra++;
+	} else if (!type && ctx->last_type &&
+		   (ctx->last_bitsize % 8 || ctx->last_bitoffs)) {
+		prog->bf_lshift = 64 - (ctx->last_bitsize + ctx->last_bitoffs);
+		prog->bf_rshift = 64 - ctx->last_bitsize;
+		prog->bf_size = 8;
+		extra++;
+	}
+
+	if (parg->count) {
+		if (prog->store != FETCH_STORE_MEM &&
+		    prog->store != FETCH_STORE_STRING)
+			return parse_fail(ap, tpos, TP_ERR_BAD_STRING);
+		prog->count = parg->count;
+		extra++;
+	}
+	return add_ops(ap, extra, ap->text);
+}
+
+static int parse_arg_body(const char *body, struct trace_probe *tp,
+			  struct probe_arg *parg,
+			  struct traceprobe_parse_context *ctx)
+{
+	struct arg_parse ap = {
+		.ctx = ctx, .parg = parg, .prog = &parg->prog, .pos0 = ctx->offset,
+	};
+	const char *tname = NULL;
+	char *type;
+	size_t len = strlen(body);
+	int ret;
+
+	if (len > MAX_ARGSTR_LEN) {
+		trace_probe_log_err(ctx->offset, ARG_TOO_LONG);
+		return -E2BIG;
+	}
+	if (!len) {
+		trace_probe_log_err(ctx->offset, NO_ARG_BODY);
+		return -EINVAL;
+	}
+	parg->comm = kstrdup(body, GFP_KERNEL);
+	ap.text = kstrdup(body, GFP_KERNEL);
+	if (!parg->comm || !ap.text) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	type = split_type(&ap);
+	if (IS_ERR(type)) {
+		ret = PTR_ERR(type);
+		goto out;
+	}
+
+	/* $comm and "strings" are strings, and only strings. */
+	if (!(ctx->flags & TPARG_FL_TEVENT) &&
+	    (!strcmp(ap.text, "$comm") || !strcmp(ap.text, "$COMM") ||
+	     str_has_prefix(ap.text, "\\\""))) {
+		if (parg->count || (type && strcmp(type, "string"))) {
+			ret = parse_fail(&ap, type ? type : ap.text,
+					 TP_ERR_NEED_STRING_TYPE);
+			goto out;
+		}
+		tname = "string";
+	} else {
+		tname = type;
+	}
+	parg->type = find_fetch_type(tname, ctx->flags);
+	if (!parg->type) {
+		ret = parse_fail(&ap, type ? type : ap.text, TP_ERR_BAD_TYPE);
+		goto out;
+	}
+
+	ctx->last_type = NULL;
+	ctx->last_bitoffs = 0;
+	ctx->last_bitsize = 0;
+	ret = parse_fetch(&ap, ap.text);
+	if (ret)
+		goto out;
+
+	if (ctx->last_type) {
+		if (!type) {
+			const char *bt = btf_default_type(ctx);
+
+			parg->type = find_fetch_type(bt, ctx->flags);
+		} else if (strstr(type, "string")) {
+			ret = btf_string_fixup(&ap, type);
+			if (ret)
+				goto out;
+		}
+	}
+
+	ret = finish_prog(&ap, type);
+	if (ret)
+		goto out;
+
+	parg->offset = tp->size;
+	tp->size += parg->type->size * (parg->count ?: 1);
+	if (tp->size > MAX_PROBE_EVENT_SIZE) {
+		trace_probe_log_err(ctx->offset, EVENT_TOO_BIG);
+		ret = -E2BIG;
+		goto out;
+	}
+	if (parg->count) {
+		parg->fmt = kasprintf(GFP_KERNEL, "%s[%u]", parg->type->fmttype,
+				      parg->count);
+		if (!parg->fmt)
+			ret = -ENOMEM;
+	}
+out:
+	kfree(ap.text);
+	return ret;
+}
+
+static const char *const reserved_names[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", FIELD_STRING_IP, FIELD_STRING_RETIP, FIELD_STRING_FUNC,
+};
+
+static bool name_is_taken(const char *name, struct trace_probe *tp, int nr)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(reserved_names); i++)
+		if (!strcmp(reserved_names[i], name))
+			return true;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(tp->args[i].name, name))
+			return true;
+	return false;
+}
+
+/* An unnamed argument is named after itself if it is an identifier. */
+static char *default_arg_name(const char *arg, int i)
+{
+	char *name;
+
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS)) {
+		name = kstrndup(arg, strcspn(arg, ":"), GFP_KERNEL);
+		if (name && is_good_name(name))
+			return name;
+		kfree(name);
+	}
+	return kasprintf(GFP_KERNEL, "arg%d", i + 1);
+}
+
+/**
+ * traceprobe_parse_probe_arg - parse "[NAME=]FETCHARG[:TYPE]" into an arg
+ * @tp: the probe; @tp->size grows by the argument's field
+ * @i: which argument of @tp
+ * @arg: the text
+ * @ctx: where it is read; its offset is set to the body's
+ *
+ * On error, the error is logged and what the argument holds is left for
+ * traceprobe_free_probe_arg() to release.
+ *
+ * Return: 0 or a negative errno.
+ */
+int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *arg,
+			       struct traceprobe_parse_context *ctx)
+{
+	struct probe_arg *parg = &tp->args[i];
+	const char *eq = strchr(arg, '=');
+	const char *body = arg;
+
+	ctx->tp = tp;
+	if (eq) {
+		if (eq - arg > MAX_ARG_NAME_LEN) {
+			trace_probe_log_err(0, ARG_NAME_TOO_LONG);
+			return -EINVAL;
+		}
+		if (eq == arg) {
+			trace_probe_log_err(0, NO_ARG_NAME);
+			return -EINVAL;
+		}
+		parg->name = kstrndup(arg, eq - arg, GFP_KERNEL);
+		body = eq + 1;
+	} else {
+		parg->name = default_arg_name(arg, i);
+	}
+	if (!parg->name)
+		return -ENOMEM;
+	if (!is_good_name(parg->name)) {
+		trace_probe_log_err(0, BAD_ARG_NAME);
+		return -EINVAL;
+	}
+	if (name_is_taken(parg->name, tp, i)) {
+		trace_probe_log_err(0, USED_ARG_NAME);
+		return -EINVAL;
+	}
+	ctx->offset = body - arg;
+	return parse_arg_body(body, tp, parg, ctx);
+}
+
+/**
+ * traceprobe_free_probe_arg - release what an argument owns
+ * @arg: the argument, parsed completely or not
+ */
+void traceprobe_free_probe_arg(struct probe_arg *arg)
+{
+	if (arg->prog.base == FETCH_BASE_SYMBOL ||
+	    arg->prog.base == FETCH_BASE_DATA)
+		kfree(arg->prog.data);
+	kfree(arg->name);
+	kfree(arg->comm);
+	kfree(arg->fmt);
+}
+
+/**
+ * traceprobe_update_arg - resolve an argument's symbol to its address
+ * @arg: the argument
+ *
+ * Return: 0, or -ENOENT if its symbol is not (yet) in the kernel.
+ */
+int traceprobe_update_arg(struct probe_arg *arg)
+{
+	struct fetch_prog *prog = &arg->prog;
+	char name[KSYM_NAME_LEN];
+	unsigned long addr;
+	long offs;
+
+	if (prog->base != FETCH_BASE_SYMBOL)
+		return 0;
+	if (strscpy(name, prog->data, sizeof(name)) < 0 ||
+	    traceprobe_split_symbol_offset(name, &offs))
+		return -EINVAL;
+	addr = kallsyms_lookup_name(name);
+	if (!addr)
+		return -ENOENT;
+	prog->param = addr + offs;
+	return 0;
+}
+
+/**
+ * traceprobe_finish_parse - release what parsing a command held
+ * @ctx: the context of its arguments
+ */
+void traceprobe_finish_parse(struct traceprobe_parse_context *ctx)
+{
+	btf_release(ctx);
+}
+
+/* ---- Expanding $arg* and $argN by BTF, %pd and %pD -------------------- */
+
+/* Find $arg words; return 1 if any, with the index of a "$arg*" in @star. */
+static int find_arg_vars(int argc, const char *argv[], int *star,
+			 struct traceprobe_parse_context *ctx)
+{
+	int i, found = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!str_has_prefix(argv[i], "$arg"))
+			continue;
+		trace_probe_log_set_index(i + 2);
+		if (!tparg_is_function_entry(ctx->flags) &&
+		    !tparg_is_function_return(ctx->flags)) {
+			trace_probe_log_err(0, NOFENTRY_ARGS);
+			return -EINVAL;
+		}
+		found = 1;
+		if (isdigit(argv[i][4]))
+			continue;
+		if (argv[i][4] != '*') {
+			trace_probe_log_err(0, BAD_VAR);
+			return -EINVAL;
+		}
+		if (*star >= 0) {
+			trace_probe_log_err(0, DOUBLE_ARGS);
+			return -EINVAL;
+		}
+		*star = i;
+	}
+	return found;
+}
+
+static int print_param_name(char *buf, int size, int idx, const char *suffix,
+			    struct traceprobe_parse_context *ctx)
+{
+	const char *name;
+	int len;
+
+	if (idx >= ctx->nr_params) {
+		trace_probe_log_err(0, NO_BTFARG);
+		return -ENOENT;
+	}
+	name = btf_name_by_offset(ctx->btf, ctx->params[idx].name_off);
+	if (!name) {
+		trace_probe_log_err(0, NO_BTF_ENTRY);
+		return -ENOENT;
+	}
+	len = snprintf(buf, size, "%s%s", name, suffix);
+	if (len >= size) {
+		trace_probe_log_err(0, ARGS_2LONG);
+		return -E2BIG;
+	}
+	return len + 1;
+}
+
+/**
+ * traceprobe_expand_meta_args - replace $arg* and $argN by parameter names
+ * @argc: argument words
+ * @argv: the words
+ * @new_argc: out: words of the result
+ * @buf: space for the names
+ * @bufsize: bytes of @buf
+ * @ctx: the probe point
+ *
+ * Return: NULL if nothing changes, the new argv (kfree it; its new words
+ * point into @buf), or an ERR_PTR with the error logged.
+ */
+const char **traceprobe_expand_meta_args(int argc, const char *argv[],
+					 int *new_argc, char *buf, int bufsize,
+					 struct traceprobe_parse_context *ctx)
+{
+	int i, j, n, used = 0, star = -1, ret;
+	const char **out;
+	char *suffix;
+
+	ret = find_arg_vars(argc, argv, &star, ctx);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	*new_argc = argc;
+	if (!ret)
+		return NULL;
+
+	if (btf_query(ctx) || !ctx->nr_params) {
+		if (star < 0)
+			return NULL;
+		trace_probe_log_err(0, NOSUP_BTFARG);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+
+	if (star >= 0)
+		*new_argc = argc + ctx->nr_params - 1;
+	out = kcalloc(*new_argc, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return ERR_PTR(-ENOMEM);
+
+	for (i = 0, j = 0; i < argc; i++) {
+		trace_probe_log_set_index(i + 2);
+		if (i == star) {
+			for (n = 0; n < ctx->nr_params; n++) {
+				ret = print_param_name(buf + used, bufsize - used,
+						       n, "", ctx);
+				if (ret < 0)
+					goto fail;
+				out[j++] = buf + used;
+				used += ret;
+			}
+			continue;
+		}
+		if (!str_has_prefix(argv[i], "$arg")) {
+			out[j++] = argv[i];
+			continue;
+		}
+		n = simple_strtoul(argv[i] + 4, &suffix, 10);
+		if (*suffix && *suffix != ':') {
+			trace_probe_log_err(0, BAD_VAR);
+			ret = -ENOENT;
+			goto fail;
+		}
+		if (!n) {
+			trace_probe_log_err(0, BAD_ARG_NUM);
+			ret = -EINVAL;
+			goto fail;
+		}
+		ret = print_param_name(buf + used, bufsize - used, n - 1,
+				       suffix, ctx);
+		if (ret < 0)
+			goto fail;
+		out[j++] = buf + used;
+		used += ret;
+	}
+	return out;
+fail:
+	kfree(out);
+	return ERR_PTR(ret);
+}
+
+/**
+ * traceprobe_expand_dentry_args - rewrite "X:%pd" and "X:%pD" as strings
+ * @argc: argument words
+ * @argv: the words; rewritten ones point into *@buf afterwards
+ * @buf: must point to NULL; set to the buffer the caller kfree()s
+ *
+ * A %pd argument is a struct dentry pointer shown by its name, a %pD a
+ * struct file pointer shown by its dentry's name.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int traceprobe_expand_dentry_args(int argc, const char *argv[], char **buf)
+{
+	const size_t name = offsetof(struct dentry, d_name.name);
+	const size_t dentry = offsetof(struct file, f_path.dentry);
+	int i, used = 0, len;
+	char *space = NULL;
+
+	if (*buf)
+		return -EINVAL;
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i], *eq;
+		int alen = strlen(arg), nlen = 0;
+		bool file;
+
+		if (!glob_match("*:%p[dD]", arg))
+			continue;
+		if (!space) {
+			space = kmalloc(MAX_DENTRY_ARGS_LEN, GFP_KERNEL);
+			if (!space)
+				return -ENOMEM;
+		}
+		file = arg[alen - 1] == 'D';
+		eq = strchr(arg, '=');
+		if (eq) {
+			nlen = eq - arg + 1;
+			arg = eq + 1;
+			alen -= nlen;
+		}
+		alen -= 4;	/* ":%pd" */
+		if (file)
+			len = snprintf(space + used, MAX_DENTRY_ARGS_LEN - used,
+				       "%.*s+0x0(+0x%zx(+0x%zx(%.*s))):string",
+				       nlen, argv[i], name, dentry, alen, arg);
+		else
+			len = snprintf(space + used, MAX_DENTRY_ARGS_LEN - used,
+				       "%.*s+0x0(+0x%zx(%.*s)):string",
+				       nlen, argv[i], name, alen, arg);
+		if (len >= MAX_DENTRY_ARGS_LEN - used) {
+			kfree(space);
+			return -ENOMEM;
+		}
+		argv[i] = space + used;
+		used += len + 1;
+	}
+	*buf = space;
+	return 0;
+}
+
+/* ---- The event's format, fields and trace output ---------------------- */
+
+static int print_fmt_into(struct trace_probe *tp, char *buf, int size,
+			  enum probe_print_type ptype)
+{
+	static const char *const head[] = {
+		[PROBE_PRINT_NORMAL] = "(%lx)",
+		[PROBE_PRINT_RETURN] = "(%lx <- %lx)",
+		[PROBE_PRINT_EVENT] = "",
+	};
+	static const char *const head_args[] = {
+		[PROBE_PRINT_NORMAL] = ", REC->" FIELD_STRING_IP,
+		[PROBE_PRINT_RETURN] = ", REC->" FIELD_STRING_FUNC
+				       ", REC->" FIELD_STRING_RETIP,
+		[PROBE_PRINT_EVENT] = "",
+	};
+	struct seq_buf sb;
+	unsigned int i, j;
+
+	seq_buf_init(&sb, buf, size);
+	seq_buf_printf(&sb, "\"%s", head[ptype]);
+	for (i = 0; i < tp->nr_args; i++) {
+		struct probe_arg *a = &tp->args[i];
+
+		seq_buf_printf(&sb, " %s=", a->name);
+		if (!a->count) {
+			seq_buf_puts(&sb, a->type->fmt);
+			continue;
+		}
+		for (j = 0; j < a->count; j++)
+			seq_buf_printf(&sb, "%c%s", j ? ',' : '{', a->type->fmt);
+		seq_buf_putc(&sb, '}');
+	}
+	seq_buf_printf(&sb, "\"%s", head_args[ptype]);
+	for (i = 0; i < tp->nr_args; i++) {
+		struct probe_arg *a = &tp->args[i];
+		const char *fmt = a->type->is_string ? ", __get_str(%s" : ", REC->%s";
+
+		if (!a->count) {
+			seq_buf_printf(&sb, fmt, a->name);
+			if (a->type->is_string)
+				seq_buf_putc(&sb, ')');
+			continue;
+		}
+		for (j = 0; j < a->count; j++) {
+			seq_buf_printf(&sb, fmt, a->name);
+			seq_buf_printf(&sb, "[%u]%s", j, a->type->is_string ? ")" : "");
+		}
+	}
+	return seq_buf_used(&sb) + (seq_buf_has_overflowed(&sb) ? 1 : 0);
+}
+
+/**
+ * traceprobe_set_print_fmt - build the event's print fmt from its probe
+ * @tp: the probe
+ * @ptype: which fixed fields come first
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int traceprobe_set_print_fmt(struct trace_probe *tp, enum probe_print_type ptype)
+{
+	int size = 256;
+	char *fmt;
+
+	for (;;) {
+		fmt = kmalloc(size, GFP_KERNEL);
+		if (!fmt)
+			return -ENOMEM;
+		if (print_fmt_into(tp, fmt, size, ptype) < size)
+			break;
+		kfree(fmt);
+		size *= 2;
+	}
+	kfree(tp->event->call.print_fmt);
+	tp->event->call.print_fmt = fmt;
+	return 0;
+}
+
+/**
+ * traceprobe_define_arg_fields - define the event's argument fields
+ * @event_call: the event
+ * @offset: where the arguments start in its records
+ * @tp: the probe whose arguments they are
+ *
+ * The event core keeps pointers to the names and types; the copies made
+ * here belong to the event, which outlives any one of its probes.
+ *
+ * Return: 0 or a negative errno.
+ */
+int traceprobe_define_arg_fields(struct trace_event_call *event_call,
+				 size_t offset, struct trace_probe *tp)
+{
+	struct probe_event *ev = trace_probe_event_from_call(event_call);
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ev->nr_field_names; i++)
+		kfree(ev->field_names[i]);
+	kfree(ev->field_names);
+	ev->nr_field_names = 0;
+	ev->field_names = kcalloc(2 * tp->nr_args + 1, sizeof(char *), GFP_KERNEL);
+	if (!ev->field_names)
+		return -ENOMEM;
+
+	for (i = 0; i < tp->nr_args; i++) {
+		struct probe_arg *a = &tp->args[i];
+		char *name = kstrdup(a->name, GFP_KERNEL);
+		char *type = kstrdup(a->fmt ?: a->type->fmttype, GFP_KERNEL);
+
+		if (name)
+			ev->field_names[ev->nr_field_names++] = name;
+		if (type)
+			ev->field_names[ev->nr_field_names++] = type;
+		if (!name || !type)
+			return -ENOMEM;
+		ret = trace_define_field(event_call, type, name, offset + a->offset,
+					 a->type->size * (a->count ?: 1),
+					 a->type->is_signed, FILTER_OTHER);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/**
+ * trace_probe_print_args - print a record's arguments for the trace file
+ * @s: where
+ * @args: the probe's arguments
+ * @nr_args: how many
+ * @data: the argument area of the record
+ * @field: the record
+ *
+ * Return: 0, or -ENOMEM if @s overflowed.
+ */
+int trace_probe_print_args(struct trace_seq *s, struct probe_arg *args,
+			   int nr_args, u8 *data, void *field)
+{
+	int i, j;
+
+	for (i = 0; i < nr_args; i++) {
+		struct probe_arg *a = &args[i];
+		u8 *p = data + a->offset;
+
+		trace_seq_printf(s, " %s=", a->name);
+		if (!a->count) {
+			if (!a->type->print(s, p, field))
+				return -ENOMEM;
+			continue;
+		}
+		for (j = 0; j < a->count; j++, p += a->type->size) {
+			trace_seq_putc(s, j ? ',' : '{');
+			if (!a->type->print(s, p, field))
+				return -ENOMEM;
+		}
+		trace_seq_putc(s, '}');
+	}
+	return 0;
+}
+
+/**
+ * trace_probe_show_args - print the arguments as kprobe_events shows them
+ * @m: the seq file
+ * @tp: the probe
+ */
+void trace_probe_show_args(struct seq_file *m, struct trace_probe *tp)
+{
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_args; i++)
+		seq_printf(m, " %s=%s", tp->args[i].name, tp->args[i].comm);
+}
+
+/* ---- Events and their probes ------------------------------------------- */
+
+/**
+ * trace_probe_alloc - allocate a probe with room for its arguments
+ * @size: bytes of the front end's structure, which ends in a trace_probe
+ * @nargs: arguments
+ *
+ * Return: the zeroed structure, or NULL.
+ */
+struct trace_probe *trace_probe_alloc(size_t size, int nargs)
+{
+	return kzalloc(size + nargs * sizeof(struct probe_arg), GFP_KERNEL);
+}
+
+static void probe_event_free(struct probe_event *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_field_names; i++)
+		kfree(ev->field_names[i]);
+	kfree(ev->field_names);
+	kfree(ev->class.system);
+	kfree(ev->call.name);
+	kfree(ev->call.print_fmt);
+	kfree(ev);
+}
+
+/**
+ * trace_probe_init - give a new probe its own event
+ * @tp: the probe, its arguments not yet parsed
+ * @event: the event name
+ * @group: the group name
+ * @data_size: bytes of front-end data at the end of the event
+ *
+ * Return: 0 or a negative errno.
+ */
+int trace_probe_init(struct trace_probe *tp, const char *event,
+		     const char *group, size_t data_size)
+{
+	struct probe_event *ev;
+
+	if (!event || !group)
+		return -EINVAL;
+	ev = kzalloc(sizeof(*ev) + data_size, GFP_KERNEL);
+	if (!ev)
+		return -ENOMEM;
+	INIT_LIST_HEAD(&ev->files);
+	INIT_LIST_HEAD(&ev->probes);
+	INIT_LIST_HEAD(&ev->class.fields);
+	ev->call.class = &ev->class;
+	ev->call.name = kstrdup(event, GFP_KERNEL);
+	ev->class.system = kstrdup(group, GFP_KERNEL);
+	tp->event = ev;
+	INIT_LIST_HEAD(&tp->list);
+	list_add(&tp->list, &ev->probes);
+	if (!ev->call.name || !ev->class.system) {
+		trace_probe_unlink(tp);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+/**
+ * trace_probe_unlink - detach a probe from its event, freeing the event
+ *	with its last probe
+ * @tp: the probe
+ */
+void trace_probe_unlink(struct trace_probe *tp)
+{
+	struct probe_event *ev = tp->event;
+
+	list_del_init(&tp->list);
+	tp->event = NULL;
+	if (ev && list_empty(&ev->probes))
+		probe_event_free(ev);
+}
+
+/**
+ * trace_probe_cleanup - release what a probe owns, and its event if last
+ * @tp: the probe
+ */
+void trace_probe_cleanup(struct trace_probe *tp)
+{
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_args; i++)
+		traceprobe_free_probe_arg(&tp->args[i]);
+	kfree(tp->entry_arg);
+	tp->entry_arg = NULL;
+	if (tp->event)
+		trace_probe_unlink(tp);
+}
+
+/**
+ * trace_probe_append - move a new probe onto an existing event
+ * @tp: the new probe, alone on the event trace_probe_init() gave it
+ * @to: a probe of the existing event
+ *
+ * Return: 0, or -EBUSY if @tp's event has other probes.
+ */
+int trace_probe_append(struct trace_probe *tp, struct trace_probe *to)
+{
+	if (trace_probe_has_sibling(tp))
+		return -EBUSY;
+	trace_probe_unlink(tp);
+	tp->event = to->event;
+	list_add_tail(&tp->list, &to->event->probes);
+	return 0;
+}
+
+/**
+ * find_trace_event_call - find an event by group and name
+ * @system: the group
+ * @event_name: the name
+ *
+ * Return: the event, or NULL.  Call with event_mutex held.
+ */
+struct trace_event_call *find_trace_event_call(const char *system,
+					       const char *event_name)
+{
+	struct trace_event_call *call;
+	const char *name;
+
+	list_for_each_entry(call, &ftrace_events, list) {
+		if (!call->class->system || strcmp(system, call->class->system))
+			continue;
+		name = trace_event_name(call);
+		if (name && !strcmp(event_name, name))
+			return call;
+	}
+	return NULL;
+}
+
+/**
+ * trace_probe_register_event_call - make a probe's event visible
+ * @tp: the probe
+ *
+ * Return: 0, -EEXIST if the name is taken, or a negative errno.
+ */
+int trace_probe_register_event_call(struct trace_probe *tp)
+{
+	struct trace_event_call *call = trace_probe_event_call(tp);
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (find_trace_event_call(trace_probe_group_name(tp),
+				  trace_probe_name(tp)))
+		return -EEXIST;
+	if (!register_trace_event(&call->event))
+		return -ENODEV;
+	ret = trace_add_event_call(call);
+	if (ret)
+		unregister_trace_event(&call->event);
+	return ret;
+}
+
+/**
+ * trace_probe_add_file - record into an instance's file
+ * @tp: a probe of the event
+ * @file: the file being enabled
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file)
+{
+	struct event_file_link *link = kmalloc(sizeof(*link), GFP_KERNEL);
+
+	if (!link)
+		return -ENOMEM;
+	link->file = file;
+	list_add_tail_rcu(&link->list, &tp->event->files);
+	trace_probe_set_flag(tp, TP_FLAG_TRACE);
+	return 0;
+}
+
+/**
+ * trace_probe_get_file_link - find the link of an enabled file
+ * @tp: a probe of the event
+ * @file: the file
+ *
+ * Return: the link, or NULL.
+ */
+struct event_file_link *trace_probe_get_file_link(struct trace_probe *tp,
+						  struct trace_event_file *file)
+{
+	struct event_file_link *link;
+
+	trace_probe_for_each_link(link, tp)
+		if (link->file == file)
+			return link;
+	return NULL;
+}
+
+/**
+ * trace_probe_remove_file - stop recording into an instance's file
+ * @tp: a probe of the event
+ * @file: the file being disabled
+ *
+ * Handlers may still be walking the list: the link is freed after a
+ * grace period.
+ *
+ * Return: 0 or -ENOENT.
+ */
+int trace_probe_remove_file(struct trace_probe *tp,
+			    struct trace_event_file *file)
+{
+	struct event_file_link *link = trace_probe_get_file_link(tp, file);
+
+	if (!link)
+		return -ENOENT;
+	list_del_rcu(&link->list);
+	kvfree_rcu_mightsleep(link);
+	if (list_empty(&tp->event->files))
+		trace_probe_clear_flag(tp, TP_FLAG_TRACE);
+	return 0;
+}
+
+/**
+ * trace_probe_compare_arg_type - can two probes share an event
+ * @a: one probe
+ * @b: the other
+ *
+ * Return: 0 if their arguments agree in name, type and count, else the
+ * 1-based index of the first that does not.
+ */
+int trace_probe_compare_arg_type(struct trace_probe *a, struct trace_probe *b)
+{
+	unsigned int i, n = min(a->nr_args, b->nr_args);
+
+	for (i = 0; i < n; i++)
+		if (a->args[i].type != b->args[i].type ||
+		    a->args[i].count != b->args[i].count ||
+		    strcmp(a->args[i].name, b->args[i].name))
+			return i + 1;
+	return a->nr_args == b->nr_args ? 0 : n + 1;
+}
+
+/**
+ * trace_probe_match_command_args - do "NAME=FETCHARG" words match a probe
+ * @tp: the probe
+ * @argc: words
+ * @argv: the words
+ *
+ * Return: true if each word is the corresponding argument as shown.
+ */
+bool trace_probe_match_command_args(struct trace_probe *tp,
+				    int argc, const char **argv)
+{
+	int i;
+
+	if (argc > tp->nr_args)
+		return false;
+	for (i = 0; i < argc; i++) {
+		const char *eq = strchr(argv[i], '=');
+
+		if (!eq || strncmp(argv[i], tp->args[i].name, eq - argv[i]) ||
+		    tp->args[i].name[eq - argv[i]] ||
+		    strcmp(eq + 1, tp->args[i].comm))
+			return false;
+	}
+	return true;
+}
+
+/**
+ * trace_probe_create - split a command into words and run it
+ * @raw_command: the command
+ * @createfn: what runs it
+ *
+ * Return: what @createfn returns, 0 for an empty command, or -ENOMEM.
+ */
+int trace_probe_create(const char *raw_command, int (*createfn)(int, const char **))
+{
+	int argc = 0, ret = 0;
+	char **argv;
+
+	argv = argv_split(GFP_KERNEL, raw_command, &argc);
+	if (!argv)
+		return -ENOMEM;
+	if (argc)
+		ret = createfn(argc, (const char **)argv);
+	argv_free(argv);
+	return ret;
+}

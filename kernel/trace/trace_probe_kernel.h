@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Reading strings and memory from a probe handler: any address, in any
+ * context, without faulting.  Include after trace_probe.h.
+ *
+ * A string is stored in two steps: its length is measured while the
+ * record is sized, then it is copied into the record's dynamic area.
+ * The destination's u32 data location says, on entry, how much room is
+ * left and where; on return it says what was stored.
+ */
+#ifndef _TRACE_PROBE_KERNEL_H
+#define _TRACE_PROBE_KERNEL_H
+
+#include <linux/uaccess.h>
+
+/* Length of a user string with its NUL, or a negative errno. */
+static nokprobe_inline int fetch_store_strlen_user(unsigned long addr)
+{
+	return strnlen_user_nofault((const void __user *)addr, MAX_STRING_SIZE);
+}
+
+/* Length of a kernel string with its NUL, or a negative errno. */
+static nokprobe_inline int fetch_store_strlen(unsigned long addr)
+{
+	const char *p = (const char *)addr;
+	int len = 0;
+	char c;
+
+	do {
+		if (copy_from_kernel_nofault(&c, p + len, 1))
+			return -EFAULT;
+		len++;
+	} while (c && len < MAX_STRING_SIZE);
+	return len;
+}
+
+/* Point *@dest at @len bytes stored at @data, or at nothing after a fault. */
+static nokprobe_inline void fetch_set_loc(int len, void *dest, void *data,
+					  void *base)
+{
+	*(u32 *)dest = make_data_loc(len < 0 ? 0 : len, data - base);
+}
+
+static nokprobe_inline int fetch_store_string_common(unsigned long addr,
+						     void *dest, void *base,
+						     bool user)
+{
+	u32 maxlen = get_loc_len(*(u32 *)dest);
+	char *data = get_loc_data(dest, base);
+	long len;
+
+	if (unlikely(!maxlen))
+		return -ENOMEM;
+	if (user)
+		len = strncpy_from_user_nofault(data, (const void __user *)addr,
+						maxlen);
+	else
+		len = strncpy_from_kernel_nofault(data, (const void *)addr,
+						  maxlen);
+	/* A string that grew since it was measured is cut to fit, with a NUL. */
+	fetch_set_loc(len, dest, data, base);
+	return len;
+}
+
+/**
+ * fetch_store_string - copy a kernel string into a record
+ * @addr: the string
+ * @dest: its data location in the record: room and place on entry
+ * @base: the start of the record
+ *
+ * Return: bytes stored with the NUL, or a negative errno (nothing stored).
+ */
+static nokprobe_inline int fetch_store_string(unsigned long addr, void *dest,
+					      void *base)
+{
+	return fetch_store_string_common(addr, dest, base, false);
+}
+
+/**
+ * fetch_store_string_user - copy a user string into a record
+ * @addr: the string
+ * @dest: its data location in the record: room and place on entry
+ * @base: the start of the record
+ *
+ * Return: bytes stored with the NUL, or a negative errno (nothing stored).
+ */
+static nokprobe_inline int fetch_store_string_user(unsigned long addr,
+						   void *dest, void *base)
+{
+	return fetch_store_string_common(addr, dest, base, true);
+}
+
+static nokprobe_inline int probe_mem_read(void *dest, void *src, size_t size)
+{
+	return copy_from_kernel_nofault(dest, src, size);
+}
+
+static nokprobe_inline int probe_mem_read_user(void *dest, void *src,
+					       size_t size)
+{
+	return copy_from_user_nofault(dest, (const void __user *)src, size);
+}
+
+#endif /* _TRACE_PROBE_KERNEL_H */

@@ -1,0 +1,360 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The fetch engine: runs the arguments' programs on a probe hit.
+ *
+ * Included by each front end, so that the engine is inlined into its
+ * handler.  It runs in any context the probe fires in (NMI included for
+ * kprobes), so it takes no lock, allocates nothing and reads memory only
+ * through the nofault accessors.  A read that faults stores zero for a
+ * number and an empty location, printed "(fault)", for a string.
+ *
+ * A record is written in two passes: probe_args_dynsize() measures the
+ * strings so that the front end can reserve the record, then
+ * probe_args_store() fills it.
+ */
+#ifndef _TRACE_PROBE_TMPL_H
+#define _TRACE_PROBE_TMPL_H
+
+#include <linux/kallsyms.h>
+
+/**
+ * struct probe_fetch_env - what a hit gives the programs to read
+ * @regs: the registers at the probe
+ * @edata: the words a return probe saved at entry
+ * @rec: the record an event probe's event just wrote
+ * @foffs_base: what a file offset is added to, to make a user address
+ * @user: memory is user memory (uprobes)
+ */
+struct probe_fetch_env {
+	struct pt_regs	*regs;
+	void		*edata;
+	void		*rec;
+	unsigned long	foffs_base;
+	bool		user;
+};
+
+static nokprobe_inline int probe_read(void *dst, unsigned long addr,
+				      size_t size, bool user)
+{
+	if (user)
+		return copy_from_user_nofault(dst, (const void __user *)addr, size);
+	return copy_from_kernel_nofault(dst, (const void *)addr, size);
+}
+
+/* An event probe's field: its value, or the address of a string field. */
+static nokprobe_inline unsigned long
+fetch_event_field(struct ftrace_event_field *f, void *rec)
+{
+	void *addr = rec + f->offset;
+
+	switch (f->filter_type) {
+	case FILTER_DYN_STRING:
+		return (unsigned long)rec + (*(u32 *)addr & 0xffff);
+	case FILTER_RDYN_STRING:
+		return (unsigned long)addr + sizeof(u32) + (*(u32 *)addr & 0xffff);
+	case FILTER_STATIC_STRING:
+		return (unsigned long)addr;
+	case FILTER_PTR_STRING:
+		return *(unsigned long *)addr;
+	}
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? (long)*(s8 *)addr : *(u8 *)addr;
+	case 2:
+		return f->is_signed ? (long)*(s16 *)addr : *(u16 *)addr;
+	case 4:
+		return f->is_signed ? (long)*(s32 *)addr : *(u32 *)addr;
+	}
+	return *(unsigned long *)addr;
+}
+
+static nokprobe_inline unsigned long
+fetch_base_value(const struct fetch_prog *p, struct probe_fetch_env *env)
+{
+	unsigned long val = 0;
+
+	switch (p->base) {
+	case FETCH_BASE_REG:
+		return regs_get_register(env->regs, p->param);
+	case FETCH_BASE_STACK:
+		if (!env->user)
+			return regs_get_kernel_stack_nth(env->regs, p->param);
+		probe_read(&val, user_stack_pointer(env->regs) +
+			   p->param * sizeof(long), sizeof(long), true);
+		return val;
+	case FETCH_BASE_STACKP:
+		return user_stack_pointer(env->regs);
+	case FETCH_BASE_RETVAL:
+		return regs_return_value(env->regs);
+	case FETCH_BASE_ARG:
+		return regs_get_kernel_argument(env->regs, p->param);
+	case FETCH_BASE_EDATA:
+		return *(unsigned long *)(env->edata + p->param);
+	case FETCH_BASE_COMM:
+		return (unsigned long)current->comm;
+	case FETCH_BASE_IMM:
+	case FETCH_BASE_SYMBOL:
+		return p->param;
+	case FETCH_BASE_DATA:
+		return (unsigned long)p->data;
+	case FETCH_BASE_FOFFS:
+		return env->foffs_base + p->param;
+	case FETCH_BASE_EFIELD:
+		return fetch_event_field(p->data, env->rec);
+	}
+	return 0;
+}
+
+/* The value after the first @n memory accesses, or -EFAULT. */
+static nokprobe_inline int fetch_walk(const struct fetch_prog *p,
+				      struct probe_fetch_env *env,
+				      unsigned int n, unsigned long *val)
+{
+	unsigned long v = fetch_base_value(p, env);
+	unsigned int i;
+
+	for (i = 0; i < n; i++)
+		if (probe_read(&v, v + p->offs[i], sizeof(v),
+			       env->user || (p->user & BIT(i))))
+			return -EFAULT;
+	*val = v;
+	return 0;
+}
+
+/* Where the store reads: the final address (or value for RAW/SYMSTR). */
+static nokprobe_inline int fetch_target(const struct fetch_prog *p,
+					struct probe_fetch_env *env,
+					unsigned long *val)
+{
+	unsigned int last;
+
+	if (p->store == FETCH_STORE_RAW || p->store == FETCH_STORE_SYMSTR ||
+	    !p->nderef)
+		return fetch_walk(p, env, p->nderef, val);
+	last = p->nderef - 1;
+	if (fetch_walk(p, env, last, val))
+		return -EFAULT;
+	*val += p->offs[last];
+	return 0;
+}
+
+static nokprobe_inline bool fetch_store_is_user(const struct fetch_prog *p,
+						struct probe_fetch_env *env)
+{
+	return env->user || p->user_store;
+}
+
+/* The address of string @i of the argument, or -EFAULT. */
+static nokprobe_inline int fetch_string_addr(const struct fetch_prog *p,
+					     struct probe_fetch_env *env,
+					     unsigned long target,
+					     unsigned int i, unsigned long *addr)
+{
+	bool user = env->user || (p->nderef && (p->user & BIT(p->nderef - 1)));
+
+	if (!p->count) {
+		*addr = target;
+		return 0;
+	}
+	/* An array of strings is an array of pointers to them. */
+	return probe_read(addr, target + i * sizeof(long), sizeof(long), user);
+}
+
+static nokprobe_inline int fetch_strlen(const struct fetch_prog *p,
+					struct probe_fetch_env *env,
+					unsigned long addr)
+{
+	char sym[KSYM_SYMBOL_LEN];
+
+	if (p->store == FETCH_STORE_SYMSTR)
+		return sprint_symbol(sym, addr) + 1;
+	if (fetch_store_is_user(p, env))
+		return fetch_store_strlen_user(addr);
+	return fetch_store_strlen(addr);
+}
+
+/* Bytes of dynamic data one argument needs. */
+static nokprobe_inline int fetch_arg_dynsize(const struct probe_arg *a,
+					     struct probe_fetch_env *env)
+{
+	const struct fetch_prog *p = &a->prog;
+	unsigned long target, addr;
+	unsigned int i, n = p->count ?: 1;
+	int len, total = 0;
+
+	if (fetch_target(p, env, &target))
+		return 0;
+	for (i = 0; i < n; i++) {
+		if (fetch_string_addr(p, env, target, i, &addr))
+			continue;
+		len = fetch_strlen(p, env, addr);
+		if (len > 0)
+			total += len;
+	}
+	return total;
+}
+
+/**
+ * probe_args_dynsize - bytes of dynamic data a hit's record needs
+ * @tp: the probe
+ * @env: the hit
+ *
+ * Return: the total length of its string arguments, NULs included.
+ */
+static nokprobe_inline int probe_args_dynsize(struct trace_probe *tp,
+					      struct probe_fetch_env *env)
+{
+	unsigned int i;
+	int total = 0;
+
+	for (i = 0; i < tp->nr_args; i++)
+		if (unlikely(tp->args[i].dynamic))
+			total += fetch_arg_dynsize(&tp->args[i], env);
+	return total;
+}
+
+static nokprobe_inline void fetch_bitfield(const struct fetch_prog *p, void *dest)
+{
+	u64 v;
+
+	switch (p->bf_size) {
+	case 1:
+		*(u8 *)dest = (u8)(*(u8 *)dest << p->bf_lshift) >> p->bf_rshift;
+		break;
+	case 2:
+		*(u16 *)dest = (u16)(*(u16 *)dest << p->bf_lshift) >> p->bf_rshift;
+		break;
+	case 4:
+		*(u32 *)dest = (*(u32 *)dest << p->bf_lshift) >> p->bf_rshift;
+		break;
+	case 8:
+		v = *(u64 *)dest;
+		*(u64 *)dest = (v << p->bf_lshift) >> p->bf_rshift;
+		break;
+	}
+}
+
+static nokprobe_inline void fetch_store_raw(unsigned long val, void *dest,
+					    unsigned int size)
+{
+	switch (size) {
+	case 1:
+		*(u8 *)dest = val;
+		break;
+	case 2:
+		*(u16 *)dest = val;
+		break;
+	case 4:
+		*(u32 *)dest = val;
+		break;
+	default:
+		*(u64 *)dest = val;
+		break;
+	}
+}
+
+/* Store one string at *@loc's place; return the bytes it took. */
+static nokprobe_inline int fetch_store_one_string(const struct fetch_prog *p,
+						  struct probe_fetch_env *env,
+						  unsigned long addr, u32 *loc,
+						  void *base)
+{
+	char *data = get_loc_data(loc, base);
+	int len;
+
+	if (p->store == FETCH_STORE_SYMSTR) {
+		char sym[KSYM_SYMBOL_LEN];
+
+		len = sprint_symbol(sym, addr) + 1;
+		if (len > get_loc_len(*loc))
+			len = get_loc_len(*loc);
+		if (len > 0) {
+			memcpy(data, sym, len);
+			data[len - 1] = '\0';
+		}
+		fetch_set_loc(len, loc, data, base);
+		return len;
+	}
+	if (fetch_store_is_user(p, env))
+		return fetch_store_string_user(addr, loc, base);
+	return fetch_store_string(addr, loc, base);
+}
+
+/*
+ * Store one argument at @dest; its dynamic data goes at @dyn, where
+ * @room bytes are left.  Return the dynamic bytes used.
+ */
+static nokprobe_inline int fetch_arg_store(const struct probe_arg *a,
+					   struct probe_fetch_env *env,
+					   void *dest, void *base, void *dyn,
+					   int room)
+{
+	const struct fetch_prog *p = &a->prog;
+	unsigned int i, n = p->count ?: 1;
+	unsigned long target, addr;
+	int used = 0, len;
+
+	if (fetch_target(p, env, &target)) {
+		memset(dest, 0, a->type->size * n);
+		return 0;
+	}
+
+	if (a->dynamic) {
+		for (i = 0; i < n; i++) {
+			u32 *loc = dest + i * sizeof(u32);
+
+			*loc = make_data_loc(room - used, dyn + used - base);
+			if (fetch_string_addr(p, env, target, i, &addr)) {
+				fetch_set_loc(0, loc, dyn + used, base);
+				continue;
+			}
+			len = fetch_store_one_string(p, env, addr, loc, base);
+			if (len > 0)
+				used += len;
+		}
+		return used;
+	}
+
+	if (p->store == FETCH_STORE_RAW) {
+		fetch_store_raw(target, dest, p->size);
+	} else {
+		for (i = 0; i < n; i++) {
+			void *d = dest + i * p->size;
+
+			if (probe_read(d, target + i * p->size, p->size,
+				       fetch_store_is_user(p, env)))
+				memset(d, 0, p->size);
+		}
+	}
+	if (p->bf_rshift)
+		for (i = 0; i < n; i++)
+			fetch_bitfield(p, dest + i * p->size);
+	return 0;
+}
+
+/**
+ * probe_args_store - fill a record's arguments
+ * @data: the argument area of the record
+ * @tp: the probe
+ * @env: the hit
+ * @header_size: bytes of the record before @data
+ * @dynsize: bytes reserved after the fixed area for strings
+ */
+static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
+					     struct probe_fetch_env *env,
+					     int header_size, int dynsize)
+{
+	void *base = data - header_size;
+	void *dyn = data + tp->size;
+	unsigned int i;
+	int used;
+
+	for (i = 0; i < tp->nr_args; i++) {
+		used = fetch_arg_store(&tp->args[i], env, data + tp->args[i].offset,
+				       base, dyn, dynsize);
+		dyn += used;
+		dynsize -= used;
+	}
+}
+
+#endif /* _TRACE_PROBE_TMPL_H */

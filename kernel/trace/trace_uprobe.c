@@ -1,0 +1,1152 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Uprobe events: "p|r[:[GRP/]EVENT] PATH:OFFSET[%return][(REF)] [ARGS]"
+ * in uprobe_events or dynamic_events puts a uprobe on an executable file;
+ * its hits in any process record events, and feed perf and BPF.
+ *
+ * The handlers run in the probed task, in process context.  Arguments
+ * read user memory through the nofault accessors: a page the task has
+ * not touched yet reads as a fault, as it would for a kprobe.
+ */
+#define pr_fmt(fmt)	"trace_uprobe: " fmt
+
+#include <linux/bpf-cgroup.h>
+#include <linux/ctype.h>
+#include <linux/filter.h>
+#include <linux/module.h>
+#include <linux/namei.h>
+#include <linux/percpu.h>
+#include <linux/rculist.h>
+#include <linux/security.h>
+#include <linux/string.h>
+#include <linux/uaccess.h>
+#include <linux/uprobes.h>
+
+#include "trace_dynevent.h"
+#include "trace_probe.h"
+#include "trace_probe_kernel.h"
+#include "trace_probe_tmpl.h"
+
+#define UPROBE_EVENT_SYSTEM	"uprobes"
+
+/* The record head: the probed address, or the function and return address. */
+struct uprobe_trace_entry_head {
+	struct trace_entry	ent;
+	unsigned long		vaddr[];
+};
+
+static size_t uprobe_head_size(bool is_return)
+{
+	return sizeof(struct uprobe_trace_entry_head) +
+	       sizeof(unsigned long) * (is_return ? 2 : 1);
+}
+
+/**
+ * struct trace_uprobe_filter - which processes perf wants hits from
+ * @rwlock: protects the fields below
+ * @nr_systemwide: perf events on every process
+ * @perf_events: per-task perf events, by their target's mm
+ */
+struct trace_uprobe_filter {
+	rwlock_t		rwlock;
+	int			nr_systemwide;
+	struct list_head	perf_events;
+};
+
+/**
+ * struct trace_uprobe - a uprobe event definition
+ * @devent: its entry in the dynamic event list
+ * @consumer: what the uprobes core calls on a hit
+ * @path: the probed file
+ * @filename: its name as given
+ * @uprobe: the uprobe while the event is enabled
+ * @offset: the file offset probed
+ * @ref_ctr_offset: file offset of its SDT semaphore, or 0
+ * @nhits: hits per CPU, for uprobe_profile
+ * @tp: the event side; must be last, its arguments follow it
+ */
+struct trace_uprobe {
+	struct dyn_event		devent;
+	struct uprobe_consumer		consumer;
+	struct path			path;
+	char				*filename;
+	struct uprobe			*uprobe;
+	unsigned long			offset;
+	unsigned long			ref_ctr_offset;
+	unsigned long __percpu		*nhits;
+	struct trace_probe		tp;
+};
+
+static int trace_uprobe_create(const char *raw_command);
+static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev);
+static int trace_uprobe_release(struct dyn_event *ev);
+static bool trace_uprobe_is_busy(struct dyn_event *ev);
+static bool trace_uprobe_match(const char *system, const char *event,
+			       int argc, const char **argv, struct dyn_event *ev);
+
+static struct dyn_event_operations trace_uprobe_ops = {
+	.create = trace_uprobe_create,
+	.show = trace_uprobe_show,
+	.is_busy = trace_uprobe_is_busy,
+	.free = trace_uprobe_release,
+	.match = trace_uprobe_match,
+};
+
+static bool is_trace_uprobe(struct dyn_event *ev)
+{
+	return ev->ops == &trace_uprobe_ops;
+}
+
+static struct trace_uprobe *to_trace_uprobe(struct dyn_event *ev)
+{
+	return container_of(ev, struct trace_uprobe, devent);
+}
+
+#define for_each_trace_uprobe(tu, pos)				\
+	for_each_dyn_event(pos)					\
+		if (is_trace_uprobe(pos) && (tu = to_trace_uprobe(pos)))
+
+static bool tu_is_return(struct trace_uprobe *tu)
+{
+	return tu->consumer.ret_handler != NULL;
+}
+
+static struct trace_uprobe_filter *tu_filter(struct trace_uprobe *tu)
+{
+	return (struct trace_uprobe_filter *)tu->tp.event->data;
+}
+
+static struct trace_uprobe *tu_primary(struct trace_event_call *call)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	return tp ? container_of(tp, struct trace_uprobe, tp) : NULL;
+}
+
+static bool trace_uprobe_is_busy(struct dyn_event *ev)
+{
+	return trace_probe_is_enabled(&to_trace_uprobe(ev)->tp);
+}
+
+/* "PATH:0x%016lx[(0x%lx)]", as uprobe_events shows the place. */
+static void tu_place(struct trace_uprobe *tu, char *buf, size_t size)
+{
+	int n = snprintf(buf, size, "0x%0*lx", (int)(sizeof(void *) * 2),
+			 tu->offset);
+
+	if (tu->ref_ctr_offset && n < size)
+		snprintf(buf + n, size - n, "(0x%lx)", tu->ref_ctr_offset);
+}
+
+static bool trace_uprobe_match(const char *system, const char *event,
+			       int argc, const char **argv, struct dyn_event *ev)
+{
+	struct trace_uprobe *tu = to_trace_uprobe(ev);
+	char place[MAX_ARGSTR_LEN + 1];
+	size_t len;
+
+	if (event[0] && strcmp(trace_probe_name(&tu->tp), event))
+		return false;
+	if (system && strcmp(trace_probe_group_name(&tu->tp), system))
+		return false;
+	if (!argc)
+		return true;
+	len = strlen(tu->filename);
+	if (strncmp(tu->filename, argv[0], len) || argv[0][len] != ':')
+		return false;
+	tu_place(tu, place, sizeof(place));
+	if (strcmp(place, argv[0] + len + 1))
+		return false;
+	return trace_probe_match_command_args(&tu->tp, argc - 1, argv + 1);
+}
+
+/* ---- Recording a hit ---------------------------------------------------- */
+
+static void uprobe_record(struct trace_uprobe *tu, unsigned long func,
+			  struct pt_regs *regs, struct probe_fetch_env *env,
+			  struct trace_event_file *file)
+{
+	bool ret = tu_is_return(tu);
+	size_t head = uprobe_head_size(ret);
+	struct uprobe_trace_entry_head *entry;
+	struct trace_event_buffer fbuffer;
+	int dsize;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	dsize = probe_args_dynsize(&tu->tp, env);
+	entry = trace_event_buffer_reserve(&fbuffer, file,
+					   head + tu->tp.size + dsize);
+	if (!entry)
+		return;
+	if (ret) {
+		entry->vaddr[0] = func;
+		entry->vaddr[1] = instruction_pointer(regs);
+	} else {
+		entry->vaddr[0] = instruction_pointer(regs);
+	}
+	probe_args_store((void *)entry + head, &tu->tp, env, head, dsize);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+static bool tu_filter_has_mm(struct trace_uprobe_filter *filter,
+			     struct mm_struct *mm)
+{
+	struct perf_event *event;
+
+	list_for_each_entry(event, &filter->perf_events, hw.tp_list)
+		if (event->hw.target->mm == mm)
+			return true;
+	return false;
+}
+
+/* Does perf want hits in @mm? */
+static bool uprobe_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
+{
+	struct trace_uprobe *tu = container_of(uc, struct trace_uprobe, consumer);
+	struct trace_uprobe_filter *filter = tu_filter(tu);
+	bool ret;
+
+	if (READ_ONCE(filter->nr_systemwide))
+		return true;
+	read_lock(&filter->rwlock);
+	ret = tu_filter_has_mm(filter, mm);
+	read_unlock(&filter->rwlock);
+	return ret;
+}
+
+static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
+			struct pt_regs *regs, struct probe_fetch_env *env)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
+	bool ret = tu_is_return(tu);
+	size_t head = uprobe_head_size(ret);
+	struct uprobe_trace_entry_head *entry;
+	struct hlist_head *perf_head;
+	int rctx, dsize, size;
+
+#ifdef CONFIG_BPF_EVENTS
+	if (bpf_prog_array_valid(call)) {
+		const struct bpf_prog_array *array;
+		u32 run;
+
+		rcu_read_lock_trace();
+		array = rcu_dereference_check(call->prog_array,
+					      rcu_read_lock_trace_held());
+		run = bpf_prog_run_array_uprobe(array, regs, bpf_prog_run);
+		rcu_read_unlock_trace();
+		if (!run)
+			return;
+	}
+#endif
+	dsize = probe_args_dynsize(&tu->tp, env);
+	size = ALIGN(head + tu->tp.size + dsize + sizeof(u32), sizeof(u64)) -
+	       sizeof(u32);
+	if (WARN_ONCE(size > PERF_MAX_TRACE_SIZE, "profile buffer not large enough"))
+		return;
+
+	preempt_disable();
+	perf_head = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(perf_head))
+		goto out;
+	entry = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!entry)
+		goto out;
+	if (ret) {
+		entry->vaddr[0] = func;
+		entry->vaddr[1] = instruction_pointer(regs);
+	} else {
+		entry->vaddr[0] = instruction_pointer(regs);
+	}
+	memset((void *)entry + head, 0, size - head);
+	probe_args_store((void *)entry + head, &tu->tp, env, head, dsize);
+	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
+			      perf_head, NULL);
+out:
+	preempt_enable();
+}
+#endif
+
+/* One hit of the entry (@func 0) or of the return of @func. */
+static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
+		      struct pt_regs *regs)
+{
+	struct uprobe_dispatch_data udd = {
+		.tu = tu,
+		.bp_addr = func ?: instruction_pointer(regs),
+	};
+	struct probe_fetch_env env = {
+		.regs = regs,
+		.user = true,
+		.foffs_base = udd.bp_addr - tu->offset,
+	};
+	unsigned int flags = READ_ONCE(tu->tp.event->flags);
+	struct event_file_link *link;
+	int ret = 0;
+
+	/* BPF's bpf_get_func_ip() finds the probed address here. */
+	current->utask->vaddr = (unsigned long)&udd;
+
+	if (flags & TP_FLAG_TRACE) {
+		rcu_read_lock();
+		trace_probe_for_each_link_rcu(link, &tu->tp)
+			uprobe_record(tu, func, regs, &env, link->file);
+		rcu_read_unlock();
+	}
+#ifdef CONFIG_PERF_EVENTS
+	if (flags & TP_FLAG_PROFILE) {
+		if (!func && !uprobe_perf_filter(&tu->consumer, current->mm))
+			ret = UPROBE_HANDLER_REMOVE;
+		else
+			uprobe_perf(tu, func, regs, &env);
+	}
+#endif
+	return ret;
+}
+
+static int uprobe_dispatcher(struct uprobe_consumer *con, struct pt_regs *regs)
+{
+	struct trace_uprobe *tu = container_of(con, struct trace_uprobe, consumer);
+
+	this_cpu_inc(*tu->nhits);
+	if (!tu_is_return(tu))
+		return uprobe_hit(tu, 0, regs);
+#ifdef CONFIG_PERF_EVENTS
+	/* A return probe records at the return; perf still filters here. */
+	if ((READ_ONCE(tu->tp.event->flags) & TP_FLAG_PROFILE) &&
+	    !uprobe_perf_filter(con, current->mm))
+		return UPROBE_HANDLER_REMOVE;
+#endif
+	return 0;
+}
+
+static int uretprobe_dispatcher(struct uprobe_consumer *con,
+				unsigned long func, struct pt_regs *regs)
+{
+	uprobe_hit(container_of(con, struct trace_uprobe, consumer), func, regs);
+	return 0;
+}
+
+/* ---- The event ------------------------------------------------------- */
+
+static enum print_line_t print_uprobe_event(struct trace_iterator *iter,
+					    int flags, struct trace_event *event)
+{
+	struct uprobe_trace_entry_head *entry = (void *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+	struct trace_uprobe *tu;
+	bool ret;
+
+	tu = tu_primary(container_of(event, struct trace_event_call, event));
+	if (WARN_ON_ONCE(!tu))
+		goto out;
+	ret = tu_is_return(tu);
+	if (ret)
+		trace_seq_printf(s, "%s: (0x%lx <- 0x%lx)", trace_probe_name(&tu->tp),
+				 entry->vaddr[1], entry->vaddr[0]);
+	else
+		trace_seq_printf(s, "%s: (0x%lx)", trace_probe_name(&tu->tp),
+				 entry->vaddr[0]);
+	if (trace_probe_print_args(s, tu->tp.args, tu->tp.nr_args,
+				   (u8 *)entry + uprobe_head_size(ret), entry))
+		goto out;
+	trace_seq_putc(s, '\n');
+out:
+	return trace_handle_return(s);
+}
+
+static int uprobe_define_fields(struct trace_event_call *call)
+{
+	struct trace_uprobe *tu = tu_primary(call);
+	size_t off = offsetof(struct uprobe_trace_entry_head, vaddr);
+	int ret;
+
+	if (WARN_ON_ONCE(!tu))
+		return -ENODEV;
+	if (tu_is_return(tu)) {
+		ret = trace_define_field(call, "unsigned long", FIELD_STRING_FUNC,
+					 off, sizeof(long), 0, FILTER_OTHER);
+		if (!ret)
+			ret = trace_define_field(call, "unsigned long",
+						 FIELD_STRING_RETIP,
+						 off + sizeof(long), sizeof(long),
+						 0, FILTER_OTHER);
+	} else {
+		ret = trace_define_field(call, "unsigned long", FIELD_STRING_IP,
+					 off, sizeof(long), 0, FILTER_OTHER);
+	}
+	if (ret)
+		return ret;
+	return traceprobe_define_arg_fields(call, uprobe_head_size(tu_is_return(tu)),
+					    &tu->tp);
+}
+
+static struct trace_event_functions uprobe_funcs = {
+	.trace = print_uprobe_event,
+};
+
+static struct trace_event_fields uprobe_fields_array[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = uprobe_define_fields },
+	{}
+};
+
+static void tu_unregister_all(struct trace_probe *tp)
+{
+	struct trace_probe *pos;
+	bool sync = false;
+
+	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
+
+		if (!tu->uprobe)
+			continue;
+		uprobe_unregister_nosync(tu->uprobe, &tu->consumer);
+		tu->uprobe = NULL;
+		sync = true;
+	}
+	if (sync)
+		uprobe_unregister_sync();
+}
+
+typedef bool (*uprobe_filter_t)(struct uprobe_consumer *uc, struct mm_struct *mm);
+
+/*
+ * Trace into @file, or for perf if NULL.  An event serves trace or perf,
+ * not both at once: the perf filter decides where the breakpoints go.
+ */
+static int probe_event_enable(struct trace_event_call *call,
+			      struct trace_event_file *file,
+			      uprobe_filter_t filter)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	struct trace_probe *pos;
+	bool was_enabled;
+	int ret;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	was_enabled = trace_probe_is_enabled(tp);
+	if (file) {
+		if (trace_probe_test_flag(tp, TP_FLAG_PROFILE))
+			return -EINTR;
+		ret = trace_probe_add_file(tp, file);
+		if (ret)
+			return ret;
+	} else {
+		if (trace_probe_test_flag(tp, TP_FLAG_TRACE))
+			return -EINTR;
+		trace_probe_set_flag(tp, TP_FLAG_PROFILE);
+	}
+	if (was_enabled)
+		return 0;
+
+	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
+		struct uprobe *up;
+
+		tu->consumer.filter = filter;
+		up = uprobe_register(d_real_inode(tu->path.dentry), tu->offset,
+				     tu->ref_ctr_offset, &tu->consumer);
+		if (IS_ERR(up)) {
+			ret = PTR_ERR(up);
+			tu_unregister_all(tp);
+			if (file)
+				trace_probe_remove_file(tp, file);
+			else
+				trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+			return ret;
+		}
+		tu->uprobe = up;
+	}
+	return 0;
+}
+
+static void probe_event_disable(struct trace_event_call *call,
+				struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	if (WARN_ON_ONCE(!tp) || !trace_probe_is_enabled(tp))
+		return;
+	if (file) {
+		if (trace_probe_remove_file(tp, file) || trace_probe_is_enabled(tp))
+			return;
+	} else {
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+	}
+	tu_unregister_all(tp);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/* Return true if the breakpoints already cover @event's process. */
+static bool tu_filter_add(struct trace_uprobe_filter *filter,
+			  struct perf_event *event)
+{
+	bool covered;
+
+	write_lock(&filter->rwlock);
+	if (event->hw.target) {
+		/*
+		 * A child inherits its parent's breakpoints, and an
+		 * enable_on_exec event gets them at exec.
+		 */
+		covered = filter->nr_systemwide || event->parent ||
+			  event->attr.enable_on_exec ||
+			  tu_filter_has_mm(filter, event->hw.target->mm);
+		list_add(&event->hw.tp_list, &filter->perf_events);
+	} else {
+		covered = filter->nr_systemwide;
+		filter->nr_systemwide++;
+	}
+	write_unlock(&filter->rwlock);
+	return covered;
+}
+
+/* Return true if the breakpoints must stay as they are. */
+static bool tu_filter_remove(struct trace_uprobe_filter *filter,
+			     struct perf_event *event)
+{
+	bool keep;
+
+	write_lock(&filter->rwlock);
+	if (event->hw.target) {
+		list_del(&event->hw.tp_list);
+		keep = filter->nr_systemwide ||
+		       (event->hw.target->flags & PF_EXITING) ||
+		       tu_filter_has_mm(filter, event->hw.target->mm);
+	} else {
+		filter->nr_systemwide--;
+		keep = filter->nr_systemwide;
+	}
+	write_unlock(&filter->rwlock);
+	return keep;
+}
+
+static int uprobe_perf_close(struct trace_event_call *call,
+			     struct perf_event *event)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	struct trace_probe *pos;
+	int ret = 0;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	if (tu_filter_remove(tu_filter(container_of(tp, struct trace_uprobe, tp)),
+			     event))
+		return 0;
+	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
+
+		ret = uprobe_apply(tu->uprobe, &tu->consumer, false);
+		if (ret)
+			break;
+	}
+	return ret;
+}
+
+static int uprobe_perf_open(struct trace_event_call *call,
+			    struct perf_event *event)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	struct trace_probe *pos;
+	int ret = 0;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	if (tu_filter_add(tu_filter(container_of(tp, struct trace_uprobe, tp)),
+			  event))
+		return 0;
+	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
+
+		ret = uprobe_apply(tu->uprobe, &tu->consumer, true);
+		if (ret) {
+			uprobe_perf_close(call, event);
+			break;
+		}
+	}
+	return ret;
+}
+#endif
+
+static int trace_uprobe_register(struct trace_event_call *event,
+				 enum trace_reg type, void *data)
+{
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return probe_event_enable(event, data, NULL);
+	case TRACE_REG_UNREGISTER:
+		probe_event_disable(event, data);
+		return 0;
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		return probe_event_enable(event, NULL, uprobe_perf_filter);
+	case TRACE_REG_PERF_UNREGISTER:
+		probe_event_disable(event, NULL);
+		return 0;
+	case TRACE_REG_PERF_OPEN:
+		return uprobe_perf_open(event, data);
+	case TRACE_REG_PERF_CLOSE:
+		return uprobe_perf_close(event, data);
+#endif
+	default:
+		return 0;
+	}
+}
+
+static void tu_init_event(struct trace_uprobe *tu)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
+
+	call->event.funcs = &uprobe_funcs;
+	call->class->fields_array = uprobe_fields_array;
+	call->flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY;
+	call->class->reg = trace_uprobe_register;
+}
+
+/* ---- Definitions ------------------------------------------------------ */
+
+static void free_trace_uprobe(struct trace_uprobe *tu)
+{
+	if (!tu)
+		return;
+	path_put(&tu->path);
+	trace_probe_cleanup(&tu->tp);
+	kfree(tu->filename);
+	free_percpu(tu->nhits);
+	kfree(tu);
+}
+
+static struct trace_uprobe *alloc_trace_uprobe(const char *group,
+					       const char *event, int nargs,
+					       bool is_return)
+{
+	struct trace_uprobe_filter *filter;
+	struct trace_uprobe *tu;
+	int ret = -ENOMEM;
+
+	tu = (struct trace_uprobe *)trace_probe_alloc(sizeof(*tu), nargs);
+	if (!tu)
+		return ERR_PTR(-ENOMEM);
+	tu->nhits = alloc_percpu(unsigned long);
+	if (!tu->nhits)
+		goto fail;
+	tu->tp.nr_args = nargs;
+	ret = trace_probe_init(&tu->tp, event, group, sizeof(*filter));
+	if (ret)
+		goto fail;
+	filter = tu_filter(tu);
+	rwlock_init(&filter->rwlock);
+	INIT_LIST_HEAD(&filter->perf_events);
+	tu->consumer.handler = uprobe_dispatcher;
+	if (is_return)
+		tu->consumer.ret_handler = uretprobe_dispatcher;
+	dyn_event_init(&tu->devent, &trace_uprobe_ops);
+	return tu;
+fail:
+	free_percpu(tu->nhits);
+	kfree(tu);
+	return ERR_PTR(ret);
+}
+
+static struct trace_uprobe *find_probe_event(const char *event,
+					     const char *group)
+{
+	struct dyn_event *pos;
+	struct trace_uprobe *tu;
+
+	for_each_trace_uprobe(tu, pos)
+		if (!strcmp(trace_probe_name(&tu->tp), event) &&
+		    !strcmp(trace_probe_group_name(&tu->tp), group))
+			return tu;
+	return NULL;
+}
+
+static int unregister_trace_uprobe(struct trace_uprobe *tu)
+{
+	if (!trace_probe_has_sibling(&tu->tp)) {
+		if (trace_event_dyn_busy(trace_probe_event_call(&tu->tp)))
+			return -EBUSY;
+		if (trace_probe_unregister_event_call(&tu->tp))
+			return -EBUSY;
+	}
+	dyn_event_remove(&tu->devent);
+	trace_probe_unlink(&tu->tp);
+	free_trace_uprobe(tu);
+	return 0;
+}
+
+static bool tu_same_probe_exists(struct trace_uprobe *to, struct trace_uprobe *tu)
+{
+	struct inode *inode = d_real_inode(tu->path.dentry);
+	struct trace_probe *pos;
+	unsigned int i;
+
+	list_for_each_entry(pos, trace_probe_probe_list(&to->tp), list) {
+		struct trace_uprobe *o = container_of(pos, struct trace_uprobe, tp);
+
+		if (d_real_inode(o->path.dentry) != inode || o->offset != tu->offset)
+			continue;
+		for (i = 0; i < o->tp.nr_args; i++)
+			if (strcmp(o->tp.args[i].comm, tu->tp.args[i].comm))
+				break;
+		if (i == o->tp.nr_args)
+			return true;
+	}
+	return false;
+}
+
+static int append_trace_uprobe(struct trace_uprobe *tu, struct trace_uprobe *to)
+{
+	int ret = trace_probe_compare_arg_type(&tu->tp, &to->tp);
+
+	if (ret) {
+		trace_probe_log_set_index(ret + 1);
+		trace_probe_log_err(0, DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	if (tu_same_probe_exists(to, tu)) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, SAME_PROBE);
+		return -EEXIST;
+	}
+	ret = trace_probe_append(&tu->tp, &to->tp);
+	if (!ret)
+		dyn_event_add(&tu->devent, trace_probe_event_call(&tu->tp));
+	return ret;
+}
+
+/* One place in a file has one SDT semaphore: all its probes must agree. */
+static int check_ref_ctr_offset(struct trace_uprobe *tu)
+{
+	struct inode *inode = d_real_inode(tu->path.dentry);
+	struct dyn_event *pos;
+	struct trace_uprobe *o;
+
+	for_each_trace_uprobe(o, pos)
+		if (d_real_inode(o->path.dentry) == inode &&
+		    o->offset == tu->offset &&
+		    o->ref_ctr_offset != tu->ref_ctr_offset) {
+			pr_warn("Reference counter offset mismatch.");
+			return -EINVAL;
+		}
+	return 0;
+}
+
+static int register_trace_uprobe(struct trace_uprobe *tu)
+{
+	struct trace_uprobe *old;
+	int ret;
+
+	mutex_lock(&event_mutex);
+	ret = check_ref_ctr_offset(tu);
+	if (ret)
+		goto out;
+	old = find_probe_event(trace_probe_name(&tu->tp),
+			       trace_probe_group_name(&tu->tp));
+	if (old) {
+		if (tu_is_return(tu) != tu_is_return(old)) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, DIFF_PROBE_TYPE);
+			ret = -EEXIST;
+		} else {
+			ret = append_trace_uprobe(tu, old);
+		}
+		goto out;
+	}
+	tu_init_event(tu);
+	ret = trace_probe_register_event_call(&tu->tp);
+	if (ret) {
+		if (ret == -EEXIST) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, EVENT_EXIST);
+		} else {
+			pr_warn("Failed to register probe event(%d)\n", ret);
+		}
+		goto out;
+	}
+	dyn_event_add(&tu->devent, trace_probe_event_call(&tu->tp));
+out:
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
+/*
+ * Split "OFFSET[%return][(REF)]" (@spec, in word 1 at @spec - @word).
+ * Return 0 or -EINVAL with the error logged.
+ */
+static int parse_uprobe_place(char *word, char *spec, unsigned long *offset,
+			      unsigned long *ref, bool *is_return)
+{
+	char *open, *close, *pct;
+
+	open = strchr(spec, '(');
+	if (open) {
+		close = strchr(open, ')');
+		if (!close) {
+			trace_probe_log_err(open + strlen(open) - word,
+					    REFCNT_OPEN_BRACE);
+			return -EINVAL;
+		}
+		if (close[1]) {
+			trace_probe_log_err(close + 1 - word, BAD_REFCNT_SUFFIX);
+			return -EINVAL;
+		}
+		*open++ = '\0';
+		*close = '\0';
+		if (kstrtoul(open, 0, ref)) {
+			trace_probe_log_err(open - word, BAD_REFCNT);
+			return -EINVAL;
+		}
+	}
+	pct = strchr(spec, '%');
+	if (pct) {
+		if (strcmp(pct, "%return")) {
+			trace_probe_log_err(pct - word, BAD_ADDR_SUFFIX);
+			return -EINVAL;
+		}
+		*pct = '\0';
+		*is_return = true;
+	}
+	if (kstrtoul(spec, 0, offset)) {
+		trace_probe_log_err(spec - word, BAD_UPROBE_OFFS);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "p|r[:[GRP/]EVENT] PATH:OFFSET[%return][(REF)] [ARGS]" */
+static int __trace_uprobe_create(int argc, const char **argv)
+{
+	const char *event = NULL, *group = UPROBE_EVENT_SYSTEM;
+	char name[MAX_EVENT_NAME_LEN], gbuf[MAX_EVENT_NAME_LEN];
+	unsigned long offset = 0, ref = 0;
+	struct trace_uprobe *tu = NULL;
+	bool is_return = argv[0][0] == 'r';
+	char *filename, *spec;
+	struct path path;
+	int i, ret;
+
+	if ((argv[0][0] != 'p' && !is_return) || argc < 2)
+		return -ECANCELED;
+	if (argc - 2 > MAX_TRACE_ARGS)
+		return -E2BIG;
+	if (argv[0][1] == ':')
+		event = argv[0] + 2;
+	if (!strchr(argv[1], '/'))
+		return -ECANCELED;
+
+	filename = kstrdup(argv[1], GFP_KERNEL);
+	if (!filename)
+		return -ENOMEM;
+	/* The last ':' ends the path, which may have ':'s of its own. */
+	spec = strrchr(filename, ':');
+	if (!spec || !isdigit(spec[1])) {
+		kfree(filename);
+		return -ECANCELED;
+	}
+
+	trace_probe_log_init("trace_uprobe", argc, argv);
+	trace_probe_log_set_index(1);
+	*spec++ = '\0';
+	ret = kern_path(filename, LOOKUP_FOLLOW, &path);
+	if (ret) {
+		trace_probe_log_err(0, FILE_NOT_FOUND);
+		kfree(filename);
+		trace_probe_log_clear();
+		return ret;
+	}
+	if (!d_is_reg(path.dentry)) {
+		trace_probe_log_err(0, NO_REGULAR_FILE);
+		ret = -EINVAL;
+		goto fail_place;
+	}
+	ret = parse_uprobe_place(filename, spec, &offset, &ref, &is_return);
+	if (ret)
+		goto fail_place;
+
+	trace_probe_log_set_index(0);
+	if (event) {
+		ret = traceprobe_parse_event_name(&event, &group, gbuf,
+						  event - argv[0]);
+		if (ret)
+			goto fail_place;
+	}
+	if (!event) {
+		const char *base = kbasename(filename);
+		size_t len = strcspn(base, ".-_");
+
+		snprintf(name, sizeof(name), "p_%.*s_0x%lx", (int)len, base, offset);
+		event = name;
+	}
+
+	argc -= 2;
+	argv += 2;
+	tu = alloc_trace_uprobe(group, event, argc, is_return);
+	if (IS_ERR(tu)) {
+		ret = PTR_ERR(tu);
+		goto fail_place;
+	}
+	tu->offset = offset;
+	tu->ref_ctr_offset = ref;
+	tu->path = path;
+	tu->filename = filename;
+
+	for (i = 0; i < argc; i++) {
+		struct traceprobe_parse_context ctx = {
+			.flags = (is_return ? TPARG_FL_RETURN : 0) | TPARG_FL_USER,
+		};
+
+		trace_probe_log_set_index(i + 2);
+		ret = traceprobe_parse_probe_arg(&tu->tp, i, argv[i], &ctx);
+		traceprobe_finish_parse(&ctx);
+		if (ret)
+			goto fail;
+	}
+	ret = traceprobe_set_print_fmt(&tu->tp, is_return ? PROBE_PRINT_RETURN :
+							    PROBE_PRINT_NORMAL);
+	if (ret)
+		goto fail;
+	ret = register_trace_uprobe(tu);
+	if (!ret)
+		goto out;
+fail:
+	free_trace_uprobe(tu);
+out:
+	trace_probe_log_clear();
+	return ret;
+
+fail_place:
+	trace_probe_log_clear();
+	path_put(&path);
+	kfree(filename);
+	return ret;
+}
+
+static int trace_uprobe_create(const char *raw_command)
+{
+	return trace_probe_create(raw_command, __trace_uprobe_create);
+}
+
+static int create_or_delete_trace_uprobe(const char *raw_command)
+{
+	int ret;
+
+	if (raw_command[0] == '-')
+		return dyn_event_release(raw_command, &trace_uprobe_ops);
+	ret = dyn_event_create(raw_command, &trace_uprobe_ops);
+	return ret == -ECANCELED ? -EINVAL : ret;
+}
+
+static int trace_uprobe_release(struct dyn_event *ev)
+{
+	return unregister_trace_uprobe(to_trace_uprobe(ev));
+}
+
+static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct trace_uprobe *tu = to_trace_uprobe(ev);
+	char place[MAX_ARGSTR_LEN + 1];
+
+	tu_place(tu, place, sizeof(place));
+	seq_printf(m, "%c:%s/%s %s:%s", tu_is_return(tu) ? 'r' : 'p',
+		   trace_probe_group_name(&tu->tp), trace_probe_name(&tu->tp),
+		   tu->filename, place);
+	trace_probe_show_args(m, &tu->tp);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+/* ---- tracefs: uprobe_events and uprobe_profile ------------------------ */
+
+static int probes_seq_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *ev = v;
+
+	return is_trace_uprobe(ev) ? trace_uprobe_show(m, ev) : 0;
+}
+
+static const struct seq_operations probes_seq_op = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = probes_seq_show,
+};
+
+static int probes_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (ret)
+		return ret;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
+		ret = dyn_events_release_all(&trace_uprobe_ops);
+		if (ret)
+			return ret;
+	}
+	return seq_open(file, &probes_seq_op);
+}
+
+static ssize_t probes_write(struct file *file, const char __user *buffer,
+			    size_t count, loff_t *ppos)
+{
+	return trace_parse_run_command(file, buffer, count, ppos,
+				       create_or_delete_trace_uprobe);
+}
+
+static const struct file_operations uprobe_events_ops = {
+	.owner = THIS_MODULE,
+	.open = probes_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+	.write = probes_write,
+};
+
+static int profile_seq_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *ev = v;
+	struct trace_uprobe *tu;
+	unsigned long hits = 0;
+	int cpu;
+
+	if (!is_trace_uprobe(ev))
+		return 0;
+	tu = to_trace_uprobe(ev);
+	for_each_possible_cpu(cpu)
+		hits += *per_cpu_ptr(tu->nhits, cpu);
+	seq_printf(m, "  %s %-44s %15lu\n", tu->filename,
+		   trace_probe_name(&tu->tp), hits);
+	return 0;
+}
+
+static const struct seq_operations profile_seq_op = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = profile_seq_show,
+};
+
+static int profile_open(struct inode *inode, struct file *file)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	return ret ?: seq_open(file, &profile_seq_op);
+}
+
+static const struct file_operations uprobe_profile_ops = {
+	.owner = THIS_MODULE,
+	.open = profile_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/* ---- perf's uprobe PMU and BPF ----------------------------------------- */
+
+#ifdef CONFIG_PERF_EVENTS
+/**
+ * create_local_trace_uprobe - a uprobe event for one perf event only
+ * @name: the file
+ * @offs: the offset in it
+ * @ref_ctr_offset: its SDT semaphore's offset, or 0
+ * @is_return: a return probe
+ *
+ * Return: its event call, never visible in tracefs, or an ERR_PTR.
+ */
+struct trace_event_call *
+create_local_trace_uprobe(char *name, unsigned long offs,
+			  unsigned long ref_ctr_offset, bool is_return)
+{
+	struct trace_uprobe *tu;
+	struct path path;
+	int ret;
+
+	ret = kern_path(name, LOOKUP_FOLLOW, &path);
+	if (ret)
+		return ERR_PTR(ret);
+	if (!d_is_reg(path.dentry)) {
+		path_put(&path);
+		return ERR_PTR(-EINVAL);
+	}
+	tu = alloc_trace_uprobe(UPROBE_EVENT_SYSTEM, "DUMMY_EVENT", 0, is_return);
+	if (IS_ERR(tu)) {
+		path_put(&path);
+		return ERR_CAST(tu);
+	}
+	tu->offset = offs;
+	tu->path = path;
+	tu->ref_ctr_offset = ref_ctr_offset;
+	tu->filename = kstrdup(name, GFP_KERNEL);
+	if (!tu->filename) {
+		ret = -ENOMEM;
+		goto fail;
+	}
+	tu_init_event(tu);
+	ret = traceprobe_set_print_fmt(&tu->tp, is_return ? PROBE_PRINT_RETURN :
+							    PROBE_PRINT_NORMAL);
+	if (ret)
+		goto fail;
+	return trace_probe_event_call(&tu->tp);
+fail:
+	free_trace_uprobe(tu);
+	return ERR_PTR(ret);
+}
+
+/**
+ * destroy_local_trace_uprobe - free an event of create_local_trace_uprobe()
+ * @event_call: the event
+ */
+void destroy_local_trace_uprobe(struct trace_event_call *event_call)
+{
+	free_trace_uprobe(tu_primary(event_call));
+}
+
+/**
+ * bpf_get_uprobe_info - what a perf uprobe event probes, for BPF
+ * @event: the perf event
+ * @fd_type: out: BPF_FD_TYPE_URETPROBE or BPF_FD_TYPE_UPROBE
+ * @filename: out: the file
+ * @probe_offset: out: the offset in it
+ * @probe_addr: out: 0
+ * @perf_type_tracepoint: the event is a tracefs event
+ *
+ * Return: 0 or -EINVAL.
+ */
+int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
+			const char **filename, u64 *probe_offset,
+			u64 *probe_addr, bool perf_type_tracepoint)
+{
+	struct trace_uprobe *tu;
+
+	if (perf_type_tracepoint)
+		tu = find_probe_event(trace_event_name(event->tp_event),
+				      event->tp_event->class->system);
+	else
+		tu = tu_primary(event->tp_event);
+	if (!tu)
+		return -EINVAL;
+	*fd_type = tu_is_return(tu) ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
+	*filename = tu->filename;
+	*probe_offset = tu->offset;
+	*probe_addr = 0;
+	return 0;
+}
+#endif
+
+static __init int init_uprobe_trace(void)
+{
+	int ret = dyn_event_register(&trace_uprobe_ops);
+
+	if (ret)
+		return ret;
+	if (tracing_init_dentry())
+		return 0;
+	trace_create_file("uprobe_events", TRACE_MODE_WRITE, NULL, NULL,
+			  &uprobe_events_ops);
+	trace_create_file("uprobe_profile", TRACE_MODE_READ, NULL, NULL,
+			  &uprobe_profile_ops);
+	return 0;
+}
+fs_initcall(init_uprobe_trace);
