@@ -95,11 +95,6 @@ static nokprobe_inline bool tk_is_registered(struct trace_kprobe *tk)
 	return !(list_empty(&tk->rp.kp.list) && hlist_unhashed(&tk->rp.kp.hlist));
 }
 
-static const char *tk_symbol(struct trace_kprobe *tk)
-{
-	return tk->symbol ?: "unknown";
-}
-
 /* Where the probe is or will be: 0 while its symbol is not loaded. */
 static unsigned long tk_address(struct trace_kprobe *tk)
 {

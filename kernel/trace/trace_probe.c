@@ -115,6 +115,8 @@ static struct {
 	const char	**argv;
 	int		argc;
 	int		index;
+	int		last_err;	/* for the parser's tests */
+	int		last_pos;
 } probe_log;
 
 extern struct mutex dyn_event_ops_mutex;
@@ -140,7 +142,10 @@ void trace_probe_log_init(const char *subsystem, int argc, const char **argv)
 void trace_probe_log_clear(void)
 {
 	lockdep_assert_held(&dyn_event_ops_mutex);
-	memset(&probe_log, 0, sizeof(probe_log));
+	probe_log.subsystem = NULL;
+	probe_log.argv = NULL;
+	probe_log.argc = 0;
+	probe_log.index = 0;
 }
 
 /**
@@ -175,6 +180,8 @@ void __trace_probe_log_err(int offset, int err)
 	/* Past the last word: the caret goes one space after the command. */
 	if (probe_log.index >= probe_log.argc)
 		pos = len;
+	probe_log.last_err = err;
+	probe_log.last_pos = pos;
 
 	cmd = kmalloc(len, GFP_KERNEL);
 	if (!cmd)
@@ -618,7 +625,7 @@ static int parse_btf_var(struct arg_parse *ap, char *var)
 	sep = strpbrk(var, ".-");
 	if (sep) {
 		if (sep[0] == '.')
-			return parse_fail(ap, sep, TP_ERR_NOSUP_DAT_ARG);
+			return parse_fail(ap, sep + 1, TP_ERR_NOSUP_DAT_ARG);
 		if (sep[1] != '>')
 			return parse_fail(ap, sep, TP_ERR_BAD_HYPHEN);
 		*sep = '\0';
@@ -835,6 +842,10 @@ static int parse_var(struct arg_parse *ap, char *var)
 		prog->base = FETCH_BASE_COMM;
 		return 0;
 	}
+
+	/* "$arg*" stands for all the arguments, only as a word of its own. */
+	if (!strcmp(name, "arg*"))
+		return parse_fail(ap, var, TP_ERR_BAD_VAR_ARGS);
 
 	if (IS_ENABLED(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API) &&
 	    str_has_prefix(name, "arg")) {
@@ -2003,3 +2014,12 @@ int trace_probe_create(const char *raw_command, int (*createfn)(int, const char 
 	argv_free(argv);
 	return ret;
 }
+
+/*
+ * The parser's KUnit suite.  The build gives it no option of its own, so
+ * it comes with the kprobes KUnit test: built in when KUnit is, and run
+ * at boot with the other built-in suites.
+ */
+#if IS_BUILTIN(CONFIG_KUNIT) && IS_ENABLED(CONFIG_KPROBES_SANITY_TEST)
+#include "trace_probe_kunit.c"
+#endif

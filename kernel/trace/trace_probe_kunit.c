@@ -1,0 +1,409 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * KUnit tests of the probe definition language: what each fetch argument
+ * compiles to, each error with the position of its caret, and the round
+ * trip of a definition to its kprobe_events line.
+ *
+ * Included at the end of trace_probe.c, so that it sees the compiled form.
+ */
+#include <kunit/test.h>
+#include <linux/seq_file.h>
+
+#include "trace_dynevent.h"
+
+/* ---- What an argument compiles to ------------------------------------- */
+
+struct arg_case {
+	const char	*text;
+	unsigned int	flags;
+	const char	*func;
+	const char	*name;
+	const char	*type;
+	u8		base;
+	u8		store;
+	u8		nderef;
+	long		offs0;
+	long		offs1;
+	unsigned long	param;
+	u16		user;
+	u8		user_store;
+	u8		count;
+	u8		bf_lshift;
+	u8		bf_rshift;
+};
+
+#define KF	(TPARG_FL_KERNEL | TPARG_FL_FENTRY)
+#define KR	(TPARG_FL_KERNEL | TPARG_FL_RETURN)
+#define KP	TPARG_FL_KERNEL
+#define UP	TPARG_FL_USER
+#define REG(n)	offsetof(struct pt_regs, regs[n])
+
+static const struct arg_case arg_cases[] = {
+	{ "%x0", KP, NULL, "arg1", "x64", FETCH_BASE_REG, FETCH_STORE_RAW,
+	  .param = REG(0) },
+	{ "v=%x1:u32", KP, NULL, "v", "u32", FETCH_BASE_REG, FETCH_STORE_RAW,
+	  .param = REG(1) },
+	{ "%sp:s16", KP, NULL, "arg1", "s16", FETCH_BASE_REG, FETCH_STORE_RAW,
+	  .param = offsetof(struct pt_regs, sp) },
+	{ "$stack", KP, NULL, "arg1", "x64", FETCH_BASE_STACKP, FETCH_STORE_RAW },
+	{ "$stack3:x8", KP, NULL, "arg1", "x8", FETCH_BASE_STACK,
+	  FETCH_STORE_RAW, .param = 3 },
+	{ "c=$comm", KP, NULL, "c", "string", FETCH_BASE_COMM, FETCH_STORE_STRING },
+	{ "$COMM:string", KP, NULL, "arg1", "string", FETCH_BASE_COMM,
+	  FETCH_STORE_STRING },
+	{ "@0x1000", KP, NULL, "arg1", "x64", FETCH_BASE_IMM, FETCH_STORE_MEM,
+	  1, 0, .param = 0x1000 },
+	{ "j=@jiffies:u64", KP, NULL, "j", "u64", FETCH_BASE_SYMBOL,
+	  FETCH_STORE_MEM, 1, 0 },
+	{ "+8(%x0):s16", KP, NULL, "arg1", "s16", FETCH_BASE_REG,
+	  FETCH_STORE_MEM, 1, 8, .param = REG(0) },
+	{ "-8(+16(%x2)):x8", KP, NULL, "arg1", "x8", FETCH_BASE_REG,
+	  FETCH_STORE_MEM, 2, 16, -8, .param = REG(2) },
+	{ "+u4(%x0):u32", KP, NULL, "arg1", "u32", FETCH_BASE_REG,
+	  FETCH_STORE_MEM, 1, 4, .param = REG(0), .user = 1, .user_store = 1 },
+	{ "s=+0(%x1):string", KP, NULL, "s", "string", FETCH_BASE_REG,
+	  FETCH_STORE_STRING, 1, 0, .param = REG(1) },
+	{ "+0(%x1):ustring", KP, NULL, "arg1", "ustring", FETCH_BASE_REG,
+	  FETCH_STORE_STRING, 1, 0, .param = REG(1), .user_store = 1 },
+	{ "%x30:symbol", KP, NULL, "arg1", "symbol", FETCH_BASE_REG,
+	  FETCH_STORE_RAW, .param = REG(30) },
+	{ "%x30:symstr", KP, NULL, "arg1", "symstr", FETCH_BASE_REG,
+	  FETCH_STORE_SYMSTR, .param = REG(30) },
+	{ "+0(%x0):u8[4]", KP, NULL, "arg1", "u8", FETCH_BASE_REG,
+	  FETCH_STORE_MEM, 1, 0, .param = REG(0), .count = 4 },
+	{ "+0(%x0):string[2]", KP, NULL, "arg1", "string", FETCH_BASE_REG,
+	  FETCH_STORE_STRING, 1, 0, .param = REG(0), .count = 2 },
+	{ "%x0:b3@4/32", KP, NULL, "arg1", "u32", FETCH_BASE_REG,
+	  FETCH_STORE_RAW, .param = REG(0), .bf_lshift = 25, .bf_rshift = 29 },
+	{ "\\123", KP, NULL, "arg1", "x64", FETCH_BASE_IMM, FETCH_STORE_RAW,
+	  .param = 123 },
+	{ "\\-1:s8", KP, NULL, "arg1", "s8", FETCH_BASE_IMM, FETCH_STORE_RAW,
+	  .param = (unsigned long)-1 },
+	{ "\\\"hi there\"", KP, NULL, "arg1", "string", FETCH_BASE_DATA,
+	  FETCH_STORE_STRING },
+	{ "$arg2", KF, NULL, "arg1", "x64", FETCH_BASE_ARG, FETCH_STORE_RAW,
+	  .param = 1 },
+	{ "$retval", KR, NULL, "arg1", "x64", FETCH_BASE_RETVAL,
+	  FETCH_STORE_RAW },
+	{ "$arg3", KR, NULL, "arg1", "x64", FETCH_BASE_EDATA, FETCH_STORE_RAW,
+	  .param = 0 },
+	{ "@+0x40:u16", UP, NULL, "arg1", "u16", FETCH_BASE_FOFFS,
+	  FETCH_STORE_MEM, 1, 0, .param = 0x40 },
+	{ "+0($stack):u32", UP, NULL, "arg1", "u32", FETCH_BASE_STACKP,
+	  FETCH_STORE_MEM, 1, 0 },
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	{ "file", KF, "vfs_read", "file", "x64", FETCH_BASE_ARG,
+	  FETCH_STORE_RAW },
+	{ "count", KF, "vfs_read", "count", "u64", FETCH_BASE_ARG,
+	  FETCH_STORE_RAW, .param = 2 },
+	{ "file->f_flags", KF, "vfs_read", "arg1", "u32", FETCH_BASE_ARG,
+	  FETCH_STORE_MEM, 1, offsetof(struct file, f_flags) },
+	{ "$retval", KR, "vfs_read", "arg1", "s64", FETCH_BASE_RETVAL,
+	  FETCH_STORE_RAW },
+	{ "count", KR, "vfs_read", "count", "u64", FETCH_BASE_EDATA,
+	  FETCH_STORE_RAW },
+#endif
+};
+
+static void arg_case_desc(const struct arg_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->text);
+}
+
+KUNIT_ARRAY_PARAM(arg, arg_cases, arg_case_desc);
+
+/* Parse @text as word 2 of "p f @text"; on error, *@pos is in @text. */
+static int parse_one(struct trace_probe *tp, const char *text,
+		     unsigned int flags, const char *func, int *err, int *pos)
+{
+	const char *argv[] = { "p", "f", text };
+	struct traceprobe_parse_context ctx = {
+		.flags = flags, .funcname = func,
+	};
+	int ret;
+
+	mutex_lock(&dyn_event_ops_mutex);
+	trace_probe_log_init("kunit", 3, argv);
+	trace_probe_log_set_index(2);
+	probe_log.last_err = -1;
+	ret = traceprobe_parse_probe_arg(tp, 0, text, &ctx);
+	*err = probe_log.last_err;
+	*pos = probe_log.last_pos - 4;
+	traceprobe_finish_parse(&ctx);
+	trace_probe_log_clear();
+	mutex_unlock(&dyn_event_ops_mutex);
+	return ret;
+}
+
+static void free_test_probe(struct trace_probe *tp)
+{
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_args; i++)
+		traceprobe_free_probe_arg(&tp->args[i]);
+	kfree(tp->entry_arg);
+	kfree(tp);
+}
+
+static void parse_arg_test(struct kunit *test)
+{
+	const struct arg_case *c = test->param_value;
+	struct trace_probe *tp = trace_probe_alloc(sizeof(*tp), 1);
+	struct fetch_prog *p;
+	int ret, err, pos;
+
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	tp->nr_args = 1;
+	ret = parse_one(tp, c->text, c->flags, c->func, &err, &pos);
+	KUNIT_ASSERT_EQ_MSG(test, ret, 0, "error %d at %d", err, pos);
+	p = &tp->args[0].prog;
+	KUNIT_EXPECT_STREQ(test, tp->args[0].name, c->name);
+	KUNIT_EXPECT_STREQ(test, tp->args[0].type->name, c->type);
+	KUNIT_EXPECT_EQ(test, p->base, c->base);
+	KUNIT_EXPECT_EQ(test, p->store, c->store);
+	KUNIT_EXPECT_EQ(test, p->nderef, c->nderef);
+	if (c->nderef > 0)
+		KUNIT_EXPECT_EQ(test, p->offs[0], c->offs0);
+	if (c->nderef > 1)
+		KUNIT_EXPECT_EQ(test, p->offs[1], c->offs1);
+	if (c->base != FETCH_BASE_SYMBOL)
+		KUNIT_EXPECT_EQ(test, p->param, c->param);
+	KUNIT_EXPECT_EQ(test, p->user, c->user);
+	KUNIT_EXPECT_EQ(test, p->user_store, c->user_store);
+	KUNIT_EXPECT_EQ(test, p->count, c->count);
+	KUNIT_EXPECT_EQ(test, p->bf_lshift, c->bf_lshift);
+	KUNIT_EXPECT_EQ(test, p->bf_rshift, c->bf_rshift);
+	KUNIT_EXPECT_EQ(test, tp->args[0].dynamic, tp->args[0].type->is_string);
+	KUNIT_EXPECT_STREQ(test, tp->args[0].comm, strchr(c->text, '=') &&
+			   c->text[0] != '\\' ? strchr(c->text, '=') + 1 : c->text);
+	KUNIT_EXPECT_EQ(test, (int)tp->size,
+			(int)(tp->args[0].type->size * (c->count ?: 1)));
+	free_test_probe(tp);
+}
+
+/* An array argument's format type, and the record space it takes. */
+static void array_format_test(struct kunit *test)
+{
+	struct trace_probe *tp = trace_probe_alloc(sizeof(*tp), 1);
+	int err, pos;
+
+	KUNIT_ASSERT_NOT_NULL(test, tp);
+	tp->nr_args = 1;
+	KUNIT_ASSERT_EQ(test, parse_one(tp, "a=+0(%x0):x16[3]", KP, NULL,
+					&err, &pos), 0);
+	KUNIT_EXPECT_STREQ(test, tp->args[0].fmt, "u16[3]");
+	KUNIT_EXPECT_EQ(test, (int)tp->size, 6);
+	free_test_probe(tp);
+}
+
+/* ---- Errors, and where the caret goes ---------------------------------- */
+
+struct err_case {
+	const char	*cmd;	/* '^' marks the expected position */
+	int		err;
+};
+
+static const struct err_case err_cases[] = {
+	{ "p^100 vfs_read", TP_ERR_BAD_MAXACT_TYPE },
+	{ "r^1a111 vfs_read", TP_ERR_BAD_MAXACT },
+	{ "r^100000 vfs_read", TP_ERR_MAXACT_TOO_BIG },
+	{ "p ^non_exist_func", TP_ERR_BAD_PROBE_ADDR },
+	{ "p ^hoge-fuga", TP_ERR_BAD_PROBE_ADDR },
+	{ "r ^vfs_read+8", TP_ERR_BAD_RETPROBE },
+	{ "p vfs_read^%hoge", TP_ERR_BAD_ADDR_SUFFIX },
+	{ "p ^vfs_read+8%return", TP_ERR_BAD_RETPROBE },
+	{ "p:^/bar vfs_read", TP_ERR_NO_GROUP_NAME },
+	{ "p:^foo.1/bar vfs_read", TP_ERR_BAD_GROUP_NAME },
+	{ "p:^ vfs_read", TP_ERR_NO_EVENT_NAME },
+	{ "p:foo/^bar.1 vfs_read", TP_ERR_BAD_EVENT_NAME },
+	{ "p:foo/^1234567890123456789012345678901234567890123456789012345678901234 vfs_read",
+	  TP_ERR_EVENT_TOO_LONG },
+	{ "p vfs_read ^$retval", TP_ERR_RETVAL_ON_PROBE },
+	{ "p vfs_read ^$stack10000", TP_ERR_BAD_STACK_NUM },
+	{ "p vfs_read ^$none_var", TP_ERR_BAD_VAR },
+	{ "p vfs_read ^%none_reg", TP_ERR_BAD_REG_NAME },
+	{ "p vfs_read ^@12345678abcde", TP_ERR_BAD_MEM_ADDR },
+	{ "p vfs_read ^@+10", TP_ERR_FILE_ON_KPROBE },
+	{ "p vfs_read arg1=\\^x", TP_ERR_BAD_IMM },
+	{ "p vfs_read arg1=\\\"abcd^", TP_ERR_IMMSTR_NO_CLOSE },
+	{ "p vfs_read ^+0@0)", TP_ERR_DEREF_NEED_BRACE },
+	{ "p vfs_read ^+0ab1(@0)", TP_ERR_BAD_DEREF_OFFS },
+	{ "p vfs_read +0(+0(@0^)", TP_ERR_DEREF_OPEN_BRACE },
+	{ "p vfs_read +0(^$comm)", TP_ERR_COMM_CANT_DEREF },
+	{ "p vfs_read ^&1", TP_ERR_BAD_FETCH_ARG },
+	{ "p vfs_read +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))",
+	  TP_ERR_TOO_MANY_OPS },
+	{ "p vfs_read +0(@11):u8[10^", TP_ERR_ARRAY_NO_CLOSE },
+	{ "p vfs_read +0(@11):u8[10]^a", TP_ERR_BAD_ARRAY_SUFFIX },
+	{ "p vfs_read +0(@11):u8[^10a]", TP_ERR_BAD_ARRAY_NUM },
+	{ "p vfs_read +0(@11):u8[^256]", TP_ERR_ARRAY_TOO_BIG },
+	{ "p vfs_read @11:^unknown_type", TP_ERR_BAD_TYPE },
+	{ "p vfs_read $stack0:^string", TP_ERR_BAD_STRING },
+	{ "p vfs_read @11:^b10@a/16", TP_ERR_BAD_BITFIELD },
+	{ "p vfs_read %x0:^symstr[2]", TP_ERR_BAD_STRING },
+	{ "p vfs_read $comm:^u32", TP_ERR_NEED_STRING_TYPE },
+	{ "p vfs_read ^arg123456789012345678901234567890=@11",
+	  TP_ERR_ARG_NAME_TOO_LONG },
+	{ "p vfs_read ^=@11", TP_ERR_NO_ARG_NAME },
+	{ "p vfs_read ^var.1=@11", TP_ERR_BAD_ARG_NAME },
+	{ "p vfs_read var1=@11 ^var1=@12", TP_ERR_USED_ARG_NAME },
+	{ "p vfs_read ^common_pid=@11", TP_ERR_USED_ARG_NAME },
+	{ "p vfs_read ^+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))",
+	  TP_ERR_ARG_TOO_LONG },
+	{ "p vfs_read arg1=^", TP_ERR_NO_ARG_BODY },
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	{ "p vfs_read args=^$arg*", TP_ERR_BAD_VAR_ARGS },
+	{ "p vfs_read +0(^$arg*)", TP_ERR_BAD_VAR_ARGS },
+	{ "p vfs_read $arg* ^$arg*", TP_ERR_DOUBLE_ARGS },
+	{ "p vfs_read+20 ^$arg*", TP_ERR_NOFENTRY_ARGS },
+	{ "p vfs_read ^hoge", TP_ERR_NO_BTFARG },
+	{ "p kfree ^$arg10", TP_ERR_NO_BTFARG },
+	{ "r kfree ^$retval", TP_ERR_NO_RETVAL },
+	{ "p vfs_read file^-f_flags", TP_ERR_BAD_HYPHEN },
+	{ "p vfs_read file->^nonexistent", TP_ERR_NO_BTF_FIELD },
+	{ "p vfs_read count->^x", TP_ERR_NO_PTR_STRCT },
+	{ "p vfs_read file.^f_flags", TP_ERR_NOSUP_DAT_ARG },
+	{ "p vfs_read ^count:string", TP_ERR_BAD_TYPE4STR },
+#endif
+};
+
+static void err_case_desc(const struct err_case *c, char *desc)
+{
+	snprintf(desc, KUNIT_PARAM_DESC_SIZE, "%s", c->cmd);
+}
+
+KUNIT_ARRAY_PARAM(err, err_cases, err_case_desc);
+
+/* Run a kprobe_events command; return its result. */
+static int run_kprobe_cmd(struct kunit *test, const char *cmd)
+{
+	struct dynevent_cmd dcmd;
+	char *buf = kunit_kzalloc(test, MAX_DYNEVENT_CMD_LEN, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	kprobe_event_cmd_init(&dcmd, buf, MAX_DYNEVENT_CMD_LEN);
+	KUNIT_ASSERT_EQ(test, dynevent_str_add(&dcmd, cmd), 0);
+	return dynevent_create(&dcmd);
+}
+
+static void error_position_test(struct kunit *test)
+{
+	const struct err_case *c = test->param_value;
+	const char *caret = strchr(c->cmd, '^');
+	char *cmd;
+	int ret;
+
+	KUNIT_ASSERT_NOT_NULL(test, caret);
+	cmd = kunit_kzalloc(test, strlen(c->cmd), GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, cmd);
+	memcpy(cmd, c->cmd, caret - c->cmd);
+	strcpy(cmd + (caret - c->cmd), caret + 1);
+
+	probe_log.last_err = -1;
+	ret = run_kprobe_cmd(test, cmd);
+	KUNIT_EXPECT_LT(test, ret, 0);
+	KUNIT_EXPECT_EQ_MSG(test, probe_log.last_err, c->err, "%s: %s",
+			    cmd, probe_log.last_err >= 0 ?
+			    probe_error_text[probe_log.last_err] : "no error");
+	KUNIT_EXPECT_EQ(test, probe_log.last_pos, (int)(caret - c->cmd));
+}
+
+/* Every error has its text. */
+static void error_text_test(struct kunit *test)
+{
+	int i;
+
+	for (i = 0; i < TP_ERR_NR; i++)
+		KUNIT_EXPECT_NOT_NULL_MSG(test, probe_error_text[i], "error %d", i);
+}
+
+/* ---- Round trip -------------------------------------------------------- */
+
+/* The kprobe_events line of the event named @name, into @buf. */
+static bool show_event(const char *name, char *buf, size_t size)
+{
+	struct seq_file m = { .buf = buf, .size = size };
+	struct dyn_event *ev;
+	bool found = false;
+
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(ev) {
+		if (ev->ops->match("kunit", name, 0, NULL, ev)) {
+			ev->ops->show(&m, ev);
+			found = true;
+			break;
+		}
+	}
+	mutex_unlock(&event_mutex);
+	buf[min(m.count, size - 1)] = '\0';
+	return found;
+}
+
+static const char *const round_trips[] = {
+	"p:kunit/rt1 vfs_read a=%x0 b=+8(%x1):u32 c=$stack d=$comm",
+	"p:kunit/rt2 vfs_read+4 s=+0(%x1):string u=+u0(%x2):ustring y=%x30:symbol",
+	"r:kunit/rt3 vfs_read r=$retval a=$arg1 e=%x0:b3@4/32",
+	"r5:kunit/rt4 vfs_read",
+	"p:kunit/rt5 vfs_read x=\\0x10:x16 t=\\\"text\" arr=+0(%x1):u8[3]",
+};
+
+static void round_trip_test(struct kunit *test)
+{
+	char *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+	char name[8];
+	int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	for (i = 0; i < ARRAY_SIZE(round_trips); i++) {
+		snprintf(name, sizeof(name), "rt%d", i + 1);
+		KUNIT_ASSERT_EQ_MSG(test, run_kprobe_cmd(test, round_trips[i]), 0,
+				    "%s", round_trips[i]);
+		KUNIT_EXPECT_TRUE(test, show_event(name, buf, 512));
+		KUNIT_EXPECT_EQ(test, strlen(buf), strlen(round_trips[i]) + 1);
+		KUNIT_EXPECT_EQ(test, strncmp(buf, round_trips[i],
+					      strlen(round_trips[i])), 0);
+		snprintf(buf, 512, "-:kunit/%s", name);
+		KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, buf), 0);
+		KUNIT_EXPECT_FALSE(test, show_event(name, buf, 512));
+	}
+}
+
+/*
+ * Appending a probe to an event: same arguments are accepted, different
+ * ones refused, and the refusal leaves the event as it was.
+ */
+static void multiprobe_test(struct kunit *test)
+{
+	char *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	KUNIT_ASSERT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_read a=%x0"), 0);
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_write a=%x0"), 0);
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_open b=%x0"), -EEXIST);
+	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_DIFF_ARG_TYPE);
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_read a=%x0"), -EEXIST);
+	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_SAME_PROBE);
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "r:kunit/mp vfs_read a=%x0"), -EEXIST);
+	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_DIFF_PROBE_TYPE);
+	KUNIT_EXPECT_TRUE(test, show_event("mp", buf, 512));
+	KUNIT_EXPECT_STREQ(test, buf, "p:kunit/mp vfs_read a=%x0\n");
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "-:kunit/mp vfs_write"), 0);
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "-:kunit/mp"), 0);
+	KUNIT_EXPECT_FALSE(test, show_event("mp", buf, 512));
+}
+
+static struct kunit_case trace_probe_parse_cases[] = {
+	KUNIT_CASE_PARAM(parse_arg_test, arg_gen_params),
+	KUNIT_CASE(array_format_test),
+	KUNIT_CASE_PARAM(error_position_test, err_gen_params),
+	KUNIT_CASE(error_text_test),
+	KUNIT_CASE(round_trip_test),
+	KUNIT_CASE(multiprobe_test),
+	{}
+};
+
+static struct kunit_suite trace_probe_parse_suite = {
+	.name = "trace_probe_parse",
+	.test_cases = trace_probe_parse_cases,
+};
+kunit_test_suite(trace_probe_parse_suite);
