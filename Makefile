@@ -7,6 +7,8 @@
 #   make kernel   build only; prints the path of the Image
 #   make series   write the series as format-patch files against the base
 #   make acceptance  the share of instruction offsets a kernel can probe
+#   make compare  the same definitions on upstream and the series, compared
+#   make fuzz     10,000 random definitions into the series kernel, kmemleak on
 #   make clean    drop this kernel's build directory (base and ccache stay)
 #
 # KERNEL=series (the default) or KERNEL=upstream (the pristine base with the
@@ -16,7 +18,7 @@ KERNEL ?= series
 H := tools/testing/arm64-probes
 export KERNEL
 
-.PHONY: all setup kernel initramfs run shell check series acceptance clean
+.PHONY: all setup kernel initramfs run shell check series acceptance compare fuzz clean
 all: check
 
 setup:
@@ -41,6 +43,12 @@ check: initramfs
 
 acceptance: initramfs
 	@$(H)/acceptance.sh
+
+fuzz: initramfs
+	@$(H)/fuzz.sh
+
+compare: setup
+	@$(H)/compare.sh
 
 series: setup
 	@$(H)/series.sh

@@ -46,6 +46,7 @@ __setup("kprobe_event=", set_kprobe_boot_events);
  * @rp: the kretprobe (return probes) or, in @rp.kp, the kprobe
  * @nhit: hits per CPU, for kprobe_profile
  * @symbol: "[MOD:]SYM" as given, NULL for a probe at an address
+ * @maxactive: the MAXACTIVE given, which the core's default replaces in @rp
  * @tp: the event side; must be last, its arguments follow it
  */
 struct trace_kprobe {
@@ -53,6 +54,7 @@ struct trace_kprobe {
 	struct kretprobe	rp;
 	unsigned long __percpu	*nhit;
 	const char		*symbol;
+	int			maxactive;
 	struct trace_probe	tp;
 };
 
@@ -81,13 +83,15 @@ static struct trace_kprobe *to_trace_kprobe(struct dyn_event *ev)
 	return container_of(ev, struct trace_kprobe, devent);
 }
 
-#define for_each_trace_kprobe(tk, pos)				\
-	for_each_dyn_event(pos)					\
-		if (is_trace_kprobe(pos) && (tk = to_trace_kprobe(pos)))
+/* The kprobe event of a dynamic event, or NULL for another kind. */
+static struct trace_kprobe *dyn_to_tk(struct dyn_event *ev)
+{
+	return is_trace_kprobe(ev) ? to_trace_kprobe(ev) : NULL;
+}
 
 static nokprobe_inline bool tk_is_return(struct trace_kprobe *tk)
 {
-	return tk->rp.handler != NULL;
+	return !!tk->rp.handler;
 }
 
 static nokprobe_inline bool tk_is_registered(struct trace_kprobe *tk)
@@ -324,6 +328,7 @@ static int kprobe_perf(struct trace_kprobe *tk, struct pt_regs *regs,
 			      perf_head, NULL);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kprobe_perf);
 #else
 static int kprobe_perf(struct trace_kprobe *tk, struct pt_regs *regs,
@@ -337,7 +342,7 @@ static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
 {
 	struct trace_kprobe *tk = container_of(kp, struct trace_kprobe, rp.kp);
 	struct event_file_link *link;
-	unsigned int flags = READ_ONCE(tk->tp.event->flags);
+	unsigned int flags = trace_probe_load_flags(&tk->tp);
 	int ret = 0;
 
 	raw_cpu_inc(*tk->nhit);
@@ -348,6 +353,7 @@ static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
 		ret = kprobe_perf(tk, regs, NULL);
 	return ret;
 }
+
 NOKPROBE_SYMBOL(kprobe_dispatcher);
 
 static int kretprobe_dispatcher(struct kretprobe_instance *ri,
@@ -362,7 +368,7 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 	if (unlikely(!rp))
 		return 0;
 	tk = container_of(rp, struct trace_kprobe, rp);
-	flags = READ_ONCE(tk->tp.event->flags);
+	flags = trace_probe_load_flags(&tk->tp);
 	raw_cpu_inc(*tk->nhit);
 	if (flags & TP_FLAG_TRACE)
 		trace_probe_for_each_link_rcu(link, &tk->tp)
@@ -371,6 +377,7 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 		kprobe_perf(tk, regs, ri);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kretprobe_dispatcher);
 
 /* Save the entry arguments a return probe's arguments read. */
@@ -384,6 +391,7 @@ static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 				       regs);
 	return 0;
 }
+
 NOKPROBE_SYMBOL(kretprobe_entry);
 
 /* ---- The event --------------------------------------------------------- */
@@ -396,7 +404,8 @@ static enum print_line_t print_kprobe_event(struct trace_iterator *iter,
 	struct trace_probe *tp;
 
 	tp = trace_probe_primary_from_call(container_of(event,
-					   struct trace_event_call, event));
+							struct trace_event_call,
+							event));
 	if (WARN_ON_ONCE(!tp))
 		goto out;
 	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
@@ -419,7 +428,8 @@ static enum print_line_t print_kretprobe_event(struct trace_iterator *iter,
 	struct trace_probe *tp;
 
 	tp = trace_probe_primary_from_call(container_of(event,
-					   struct trace_event_call, event));
+							struct trace_event_call,
+							event));
 	if (WARN_ON_ONCE(!tp))
 		goto out;
 	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
@@ -654,6 +664,7 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 	else
 		tk->rp.kp.pre_handler = kprobe_dispatcher;
 	tk->rp.maxactive = maxactive;
+	tk->maxactive = maxactive;
 	INIT_HLIST_NODE(&tk->rp.kp.hlist);
 	INIT_LIST_HEAD(&tk->rp.kp.list);
 	tk->tp.nr_args = nargs;
@@ -674,10 +685,12 @@ static struct trace_kprobe *find_trace_kprobe(const char *event,
 	struct dyn_event *pos;
 	struct trace_kprobe *tk;
 
-	for_each_trace_kprobe(tk, pos)
-		if (!strcmp(trace_probe_name(&tk->tp), event) &&
+	for_each_dyn_event(pos) {
+		tk = dyn_to_tk(pos);
+		if (tk && !strcmp(trace_probe_name(&tk->tp), event) &&
 		    !strcmp(trace_probe_group_name(&tk->tp), group))
 			return tk;
+	}
 	return NULL;
 }
 
@@ -800,9 +813,10 @@ static bool tk_same_probe_exists(struct trace_kprobe *to, struct trace_kprobe *t
 
 		if (!o->symbol != !tk->symbol)
 			continue;
-		if (tk->symbol ? strcmp(o->symbol, tk->symbol) ||
-				 o->rp.kp.offset != tk->rp.kp.offset :
-				 o->rp.kp.addr != tk->rp.kp.addr)
+		if (tk->symbol && (strcmp(o->symbol, tk->symbol) ||
+				   o->rp.kp.offset != tk->rp.kp.offset))
+			continue;
+		if (!tk->symbol && o->rp.kp.addr != tk->rp.kp.addr)
 			continue;
 		for (i = 0; i < o->tp.nr_args; i++)
 			if (strcmp(o->tp.args[i].comm, tk->tp.args[i].comm))
@@ -959,8 +973,9 @@ static int trace_kprobe_module_callback(struct notifier_block *nb,
 		return NOTIFY_DONE;
 
 	mutex_lock(&event_mutex);
-	for_each_trace_kprobe(tk, pos) {
-		if (!tk_in_module(tk, mod))
+	for_each_dyn_event(pos) {
+		tk = dyn_to_tk(pos);
+		if (!tk || !tk_in_module(tk, mod))
 			continue;
 		tk_unregister(tk);
 		colon = strchr(tk->symbol, ':');
@@ -1224,8 +1239,8 @@ static int trace_kprobe_show(struct seq_file *m, struct dyn_event *ev)
 	char place[KSYM_NAME_LEN + 16];
 
 	seq_putc(m, tk_is_return(tk) ? 'r' : 'p');
-	if (tk_is_return(tk) && tk->rp.maxactive)
-		seq_printf(m, "%d", tk->rp.maxactive);
+	if (tk_is_return(tk) && tk->maxactive)
+		seq_printf(m, "%d", tk->maxactive);
 	tk_place(tk, place, sizeof(place));
 	seq_printf(m, ":%s/%s %s", trace_probe_group_name(&tk->tp),
 		   trace_probe_name(&tk->tp), place);
@@ -1553,10 +1568,14 @@ static __init void create_boot_kprobe_events(void)
 	}
 
 	mutex_lock(&event_mutex);
-	for_each_trace_kprobe(tk, pos)
+	for_each_dyn_event(pos) {
+		tk = dyn_to_tk(pos);
+		if (!tk)
+			continue;
 		list_for_each_entry(file, &tr->events, list)
 			if (file->event_call == trace_probe_event_call(&tk->tp))
 				trace_event_enable_disable(file, 1, 0);
+	}
 	mutex_unlock(&event_mutex);
 }
 
@@ -1614,7 +1633,6 @@ static __init int kprobe_trace_self_tests_init(void)
 
 	if (tracing_is_disabled() || tracing_selftest_disabled)
 		return -ENODEV;
-	pr_info("Testing kprobe tracing: ");
 
 	for (i = 0; i < 2; i++) {
 		tk[i] = NULL;
@@ -1658,9 +1676,9 @@ static __init int kprobe_trace_self_tests_init(void)
 	/* Wait for the event files to be released, and the kprobes. */
 	synchronize_rcu();
 	if (warn)
-		pr_cont("NG: Some tests are failed. Please check them.\n");
+		pr_warn("kprobe tracing self test: %d checks failed\n", warn);
 	else
-		pr_cont("OK\n");
+		pr_info("kprobe tracing self test: OK\n");
 	return 0;
 }
 late_initcall(kprobe_trace_self_tests_init);

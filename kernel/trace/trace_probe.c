@@ -119,8 +119,6 @@ static struct {
 	int		last_pos;
 } probe_log;
 
-extern struct mutex dyn_event_ops_mutex;
-
 /**
  * trace_probe_log_init - start logging errors for a command
  * @subsystem: the error_log location ("trace_kprobe", ...)
@@ -196,72 +194,102 @@ void __trace_probe_log_err(int offset, int err)
 
 /* ---- Types ------------------------------------------------------------ */
 
-#define DEFINE_PRINT_SCALAR(name, ctype, conv)				\
-static int print_##name(struct trace_seq *s, void *data, void *ent)	\
-{									\
-	trace_seq_printf(s, conv, *(ctype *)data);			\
-	return !trace_seq_has_overflowed(s);				\
+/* A stored scalar of @size bytes, sign-extended if @is_signed. */
+static u64 load_scalar(const void *data, size_t size, bool is_signed)
+{
+	switch (size) {
+	case 1:
+		return is_signed ? (s64)*(s8 *)data : *(u8 *)data;
+	case 2:
+		return is_signed ? (s64)*(s16 *)data : *(u16 *)data;
+	case 4:
+		return is_signed ? (s64)*(s32 *)data : *(u32 *)data;
+	}
+	return *(u64 *)data;
 }
 
-DEFINE_PRINT_SCALAR(u8, u8, "%u")
-DEFINE_PRINT_SCALAR(u16, u16, "%u")
-DEFINE_PRINT_SCALAR(u32, u32, "%u")
-DEFINE_PRINT_SCALAR(u64, u64, "%llu")
-DEFINE_PRINT_SCALAR(s8, s8, "%d")
-DEFINE_PRINT_SCALAR(s16, s16, "%d")
-DEFINE_PRINT_SCALAR(s32, s32, "%d")
-DEFINE_PRINT_SCALAR(s64, s64, "%lld")
-DEFINE_PRINT_SCALAR(x8, u8, "0x%x")
-DEFINE_PRINT_SCALAR(x16, u16, "0x%x")
-DEFINE_PRINT_SCALAR(x32, u32, "0x%x")
-DEFINE_PRINT_SCALAR(x64, u64, "0x%llx")
-DEFINE_PRINT_SCALAR(char, u8, "'%c'")
-
-static int print_symbol(struct trace_seq *s, void *data, void *ent)
+/*
+ * A symbol is shown "symbol+offset", as Documentation/trace/kprobetrace.rst
+ * says and as userspace's "%pS" (libtraceevent) prints it: no "/size".
+ */
+static void print_symbol(struct trace_seq *s, unsigned long addr)
 {
-	trace_seq_printf(s, "%pS", (void *)*(unsigned long *)data);
-	return !trace_seq_has_overflowed(s);
-}
+	unsigned long size, offs;
+	char name[KSYM_NAME_LEN];
 
-static int print_string(struct trace_seq *s, void *data, void *ent)
-{
-	if (!get_loc_len(*(u32 *)data))
-		trace_seq_puts(s, FAULT_STRING);
+	if (kallsyms_lookup(addr, &size, &offs, NULL, name))
+		trace_seq_printf(s, "%s+0x%lx", name, offs);
 	else
-		trace_seq_printf(s, "\"%s\"", (char *)get_loc_data(data, ent));
+		trace_seq_printf(s, "0x%lx", addr);
+}
+
+/* Print one stored value of type @t for the trace file. */
+static bool print_value(const struct fetch_type *t, struct trace_seq *s,
+			void *data, void *ent)
+{
+	u64 v;
+
+	if (t->is_string) {
+		if (!get_loc_len(*(u32 *)data))
+			trace_seq_puts(s, FAULT_STRING);
+		else
+			trace_seq_printf(s, "\"%s\"", (char *)get_loc_data(data, ent));
+		return !trace_seq_has_overflowed(s);
+	}
+	v = load_scalar(data, t->size, t->is_signed);
+	switch (t->kind) {
+	case FETCH_KIND_SIGNED:
+		trace_seq_printf(s, "%lld", (s64)v);
+		break;
+	case FETCH_KIND_HEX:
+		trace_seq_printf(s, "0x%llx", v);
+		break;
+	case FETCH_KIND_CHAR:
+		trace_seq_printf(s, "'%c'", (char)v);
+		break;
+	case FETCH_KIND_SYMBOL:
+		print_symbol(s, v);
+		break;
+	default:
+		trace_seq_printf(s, "%llu", v);
+	}
 	return !trace_seq_has_overflowed(s);
 }
 
-#define SCALAR_TYPE(tname, bytes, sign, ftype, conv)			\
-	{ .name = #tname, .size = bytes, .is_signed = sign,		\
-	  .fmttype = ftype, .fmt = conv, .print = print_##tname }
+#define SCALAR_TYPE(tname, bytes, k, ftype, conv)			\
+	{ .name = #tname, .size = bytes, .kind = FETCH_KIND_##k,	\
+	  .is_signed = FETCH_KIND_##k == FETCH_KIND_SIGNED,		\
+	  .fmttype = ftype, .fmt = conv }
 #define STRING_TYPE(tname)						\
 	{ .name = tname, .size = sizeof(u32), .is_signed = true,	\
 	  .is_string = true, .fmttype = "__data_loc char[]",		\
-	  .fmt = "\\\"%s\\\"", .print = print_string }
+	  .fmt = "\\\"%s\\\"" }
 
 /*
  * The format-file type of each is what existing tools expect: x and char
- * types are their unsigned container, a symbol is an unsigned long.
+ * types are their unsigned container, a symbol is an unsigned long.  The
+ * print fmt conversions are the ones libtraceevent renders as the trace
+ * file does: it does not sign-extend a short field for "%d", nor know
+ * "%c"; a char field printed with "%s" is its one character.
  */
 static const struct fetch_type probe_types[] = {
 	STRING_TYPE("string"),
 	STRING_TYPE("ustring"),
 	STRING_TYPE("symstr"),
-	SCALAR_TYPE(u8, 1, false, "u8", "%u"),
-	SCALAR_TYPE(u16, 2, false, "u16", "%u"),
-	SCALAR_TYPE(u32, 4, false, "u32", "%u"),
-	SCALAR_TYPE(u64, 8, false, "u64", "%Lu"),
-	SCALAR_TYPE(s8, 1, true, "s8", "%d"),
-	SCALAR_TYPE(s16, 2, true, "s16", "%d"),
-	SCALAR_TYPE(s32, 4, true, "s32", "%d"),
-	SCALAR_TYPE(s64, 8, true, "s64", "%Ld"),
-	SCALAR_TYPE(x8, 1, false, "u8", "0x%x"),
-	SCALAR_TYPE(x16, 2, false, "u16", "0x%x"),
-	SCALAR_TYPE(x32, 4, false, "u32", "0x%x"),
-	SCALAR_TYPE(x64, 8, false, "u64", "0x%Lx"),
-	SCALAR_TYPE(char, 1, false, "u8", "'%c'"),
-	SCALAR_TYPE(symbol, sizeof(long), false, "u64", "%pS"),
+	SCALAR_TYPE(u8, 1, UNSIGNED, "u8", "%u"),
+	SCALAR_TYPE(u16, 2, UNSIGNED, "u16", "%u"),
+	SCALAR_TYPE(u32, 4, UNSIGNED, "u32", "%u"),
+	SCALAR_TYPE(u64, 8, UNSIGNED, "u64", "%llu"),
+	SCALAR_TYPE(s8, 1, SIGNED, "s8", "%hhd"),
+	SCALAR_TYPE(s16, 2, SIGNED, "s16", "%hd"),
+	SCALAR_TYPE(s32, 4, SIGNED, "s32", "%d"),
+	SCALAR_TYPE(s64, 8, SIGNED, "s64", "%lld"),
+	SCALAR_TYPE(x8, 1, HEX, "u8", "0x%x"),
+	SCALAR_TYPE(x16, 2, HEX, "u16", "0x%x"),
+	SCALAR_TYPE(x32, 4, HEX, "u32", "0x%x"),
+	SCALAR_TYPE(x64, 8, HEX, "u64", "0x%llx"),
+	SCALAR_TYPE(char, 1, CHAR, "u8", "'%s'"),
+	SCALAR_TYPE(symbol, sizeof(long), SYMBOL, "u64", "%pS"),
 };
 
 static const struct fetch_type *type_by_name(const char *name)
@@ -282,6 +310,7 @@ static const struct fetch_type *find_fetch_type(const char *name,
 						unsigned int flags)
 {
 	const char *slash;
+	unsigned int bits;
 
 	if (name && (flags & TPARG_FL_USER) &&
 	    (!strcmp(name, "symbol") || !strcmp(name, "symstr")))
@@ -292,7 +321,9 @@ static const struct fetch_type *find_fetch_type(const char *name,
 		slash = strrchr(name, '/');
 		if (!slash)
 			return NULL;
-		switch (simple_strtoul(slash + 1, NULL, 0)) {
+		if (kstrtouint(slash + 1, 0, &bits))
+			return NULL;
+		switch (bits) {
 		case 8:
 			return type_by_name("u8");
 		case 16:
@@ -619,9 +650,6 @@ static int parse_btf_var(struct arg_parse *ap, char *var)
 	u32 tid = 0;
 	int i, ret;
 
-	if (!ctx->funcname)
-		return parse_fail(ap, var, TP_ERR_NO_BTF_ENTRY);
-
 	sep = strpbrk(var, ".-");
 	if (sep) {
 		if (sep[0] == '.')
@@ -634,6 +662,7 @@ static int parse_btf_var(struct arg_parse *ap, char *var)
 
 	if ((ctx->flags & TPARG_FL_RETURN) && !strcmp(var, "$retval")) {
 		prog->base = FETCH_BASE_RETVAL;
+		/* At an address, not a function: the value, untyped. */
 		if (btf_query(ctx)) {
 			if (fields)
 				return parse_fail(ap, fields, TP_ERR_NO_BTF_ENTRY);
@@ -645,6 +674,8 @@ static int parse_btf_var(struct arg_parse *ap, char *var)
 		goto found;
 	}
 
+	if (!ctx->funcname)
+		return parse_fail(ap, var, TP_ERR_NO_BTF_ENTRY);
 	ret = btf_query(ctx);
 	if (ret || !ctx->nr_params)
 		return parse_fail(ap, var, TP_ERR_NO_BTF_ENTRY);
@@ -1051,18 +1082,29 @@ static char *split_type(struct arg_parse *ap)
 }
 
 /* "b<width>@<offset>/<size>": the shifts that isolate the field. */
+/* The number in *@p up to @end (or the end of the string); *@p moves past. */
+static int take_number(const char **p, char end, unsigned int *val)
+{
+	const char *stop = end ? strchr(*p, end) : *p + strlen(*p);
+	char num[16];
+
+	if (!stop || stop == *p || stop - *p >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, *p, stop - *p);
+	num[stop - *p] = '\0';
+	*p = end ? stop + 1 : stop;
+	return kstrtouint(num, 0, val);
+}
+
 static int parse_bitfield(struct fetch_prog *prog, const char *type,
 			  unsigned int size)
 {
-	unsigned long width, offs;
-	char *end;
+	unsigned int width, offs, bits;
 
-	width = simple_strtoul(type + 1, &end, 0);
-	if (!width || *end != '@')
-		return -EINVAL;
-	type = end + 1;
-	offs = simple_strtoul(type, &end, 0);
-	if (end == type || *end != '/' || width + offs > size * 8)
+	type++;
+	if (take_number(&type, '@', &width) || !width ||
+	    take_number(&type, '/', &offs) || take_number(&type, 0, &bits) ||
+	    width + offs > size * 8)
 		return -EINVAL;
 	prog->bf_lshift = size * 8 - (width + offs);
 	prog->bf_rshift = size * 8 - width;
@@ -1476,7 +1518,10 @@ const char **traceprobe_expand_meta_args(int argc, const char *argv[],
 			out[j++] = argv[i];
 			continue;
 		}
-		n = simple_strtoul(argv[i] + 4, &suffix, 10);
+		n = 0;
+		for (suffix = (char *)argv[i] + 4; isdigit(*suffix) && n < 10000;
+		     suffix++)
+			n = n * 10 + *suffix - '0';
 		if (*suffix && *suffix != ':') {
 			trace_probe_log_err(0, BAD_VAR);
 			ret = -ENOENT;
@@ -1595,17 +1640,15 @@ static int print_fmt_into(struct trace_probe *tp, char *buf, int size,
 	seq_buf_printf(&sb, "\"%s", head_args[ptype]);
 	for (i = 0; i < tp->nr_args; i++) {
 		struct probe_arg *a = &tp->args[i];
-		const char *fmt = a->type->is_string ? ", __get_str(%s" : ", REC->%s";
+		bool str = a->type->is_string;
 
 		if (!a->count) {
-			seq_buf_printf(&sb, fmt, a->name);
-			if (a->type->is_string)
-				seq_buf_putc(&sb, ')');
-			continue;
-		}
-		for (j = 0; j < a->count; j++) {
-			seq_buf_printf(&sb, fmt, a->name);
-			seq_buf_printf(&sb, "[%u]%s", j, a->type->is_string ? ")" : "");
+			seq_buf_printf(&sb, str ? ", __get_str(%s)" : ", REC->%s",
+				       a->name);
+		} else {
+			for (j = 0; j < a->count; j++)
+				seq_buf_printf(&sb, str ? ", __get_str(%s[%u])" :
+					       ", REC->%s[%u]", a->name, j);
 		}
 	}
 	return seq_buf_used(&sb) + (seq_buf_has_overflowed(&sb) ? 1 : 0);
@@ -1704,13 +1747,13 @@ int trace_probe_print_args(struct trace_seq *s, struct probe_arg *args,
 
 		trace_seq_printf(s, " %s=", a->name);
 		if (!a->count) {
-			if (!a->type->print(s, p, field))
+			if (!print_value(a->type, s, p, field))
 				return -ENOMEM;
 			continue;
 		}
 		for (j = 0; j < a->count; j++, p += a->type->size) {
 			trace_seq_putc(s, j ? ',' : '{');
-			if (!a->type->print(s, p, field))
+			if (!print_value(a->type, s, p, field))
 				return -ENOMEM;
 		}
 		trace_seq_putc(s, '}');

@@ -127,18 +127,28 @@ struct fetch_prog {
  * @size: bytes it takes in the fixed part of the record
  * @is_signed: shown and filtered as signed
  * @is_string: stored as a data location
+ * @kind: how the trace file shows it, a &enum fetch_kind
  * @fmttype: its type in the event's format file
  * @fmt: its printf conversion in the event's print fmt
- * @print: prints one stored value for the trace file
  */
 struct fetch_type {
 	const char	*name;
 	size_t		size;
 	bool		is_signed;
 	bool		is_string;
+	u8		kind;
 	const char	*fmttype;
 	const char	*fmt;
-	int		(*print)(struct trace_seq *s, void *data, void *ent);
+};
+
+/* How a value is shown in the trace file. */
+enum fetch_kind {
+	FETCH_KIND_UNSIGNED,
+	FETCH_KIND_SIGNED,
+	FETCH_KIND_HEX,
+	FETCH_KIND_CHAR,
+	FETCH_KIND_SYMBOL,
+	FETCH_KIND_STRING,
 };
 
 /**
@@ -254,10 +264,20 @@ static inline bool trace_probe_has_sibling(struct trace_probe *tp)
 	return !list_is_singular(&tp->event->probes);
 }
 
+/*
+ * The flags are set after what they enable (a file link, the perf side) is
+ * in place, and a handler that sees a flag must see that too: release on
+ * set, acquire on test.
+ */
 static inline bool trace_probe_test_flag(struct trace_probe *tp,
 					 unsigned int flag)
 {
 	return !!(smp_load_acquire(&tp->event->flags) & flag);
+}
+
+static inline unsigned int trace_probe_load_flags(struct trace_probe *tp)
+{
+	return smp_load_acquire(&tp->event->flags);
 }
 
 static inline void trace_probe_set_flag(struct trace_probe *tp,
@@ -457,6 +477,9 @@ enum probe_error {
 	TP_ERR_BAD_TYPE4STR, TP_ERR_NEED_STRING_TYPE, TP_ERR_EVENT_TOO_BIG,
 	TP_ERR_NR,
 };
+
+/* Serializes the writers of probe definitions (trace_dynevent.c). */
+extern struct mutex dyn_event_ops_mutex;
 
 void trace_probe_log_init(const char *subsystem, int argc, const char **argv);
 void trace_probe_log_set_index(int index);

@@ -341,7 +341,7 @@ static bool show_event(const char *name, char *buf, size_t size)
 
 static const char *const round_trips[] = {
 	"p:kunit/rt1 vfs_read a=%x0 b=+8(%x1):u32 c=$stack d=$comm",
-	"p:kunit/rt2 vfs_read+4 s=+0(%x1):string u=+u0(%x2):ustring y=%x30:symbol",
+	"p:kunit/rt2 vfs_read+8 s=+0(%x1):string u=+u0(%x2):ustring y=%x30:symbol",
 	"r:kunit/rt3 vfs_read r=$retval a=$arg1 e=%x0:b3@4/32",
 	"r5:kunit/rt4 vfs_read",
 	"p:kunit/rt5 vfs_read x=\\0x10:x16 t=\\\"text\" arr=+0(%x1):u8[3]",

@@ -102,13 +102,15 @@ static struct trace_uprobe *to_trace_uprobe(struct dyn_event *ev)
 	return container_of(ev, struct trace_uprobe, devent);
 }
 
-#define for_each_trace_uprobe(tu, pos)				\
-	for_each_dyn_event(pos)					\
-		if (is_trace_uprobe(pos) && (tu = to_trace_uprobe(pos)))
+/* The uprobe event of a dynamic event, or NULL for another kind. */
+static struct trace_uprobe *dyn_to_tu(struct dyn_event *ev)
+{
+	return is_trace_uprobe(ev) ? to_trace_uprobe(ev) : NULL;
+}
 
 static bool tu_is_return(struct trace_uprobe *tu)
 {
-	return tu->consumer.ret_handler != NULL;
+	return !!tu->consumer.ret_handler;
 }
 
 static struct trace_uprobe_filter *tu_filter(struct trace_uprobe *tu)
@@ -281,7 +283,7 @@ static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
 		.user = true,
 		.foffs_base = udd.bp_addr - tu->offset,
 	};
-	unsigned int flags = READ_ONCE(tu->tp.event->flags);
+	unsigned int flags = trace_probe_load_flags(&tu->tp);
 	struct event_file_link *link;
 	int ret = 0;
 
@@ -314,7 +316,7 @@ static int uprobe_dispatcher(struct uprobe_consumer *con, struct pt_regs *regs)
 		return uprobe_hit(tu, 0, regs);
 #ifdef CONFIG_PERF_EVENTS
 	/* A return probe records at the return; perf still filters here. */
-	if ((READ_ONCE(tu->tp.event->flags) & TP_FLAG_PROFILE) &&
+	if ((trace_probe_load_flags(&tu->tp) & TP_FLAG_PROFILE) &&
 	    !uprobe_perf_filter(con, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 #endif
@@ -656,10 +658,12 @@ static struct trace_uprobe *find_probe_event(const char *event,
 	struct dyn_event *pos;
 	struct trace_uprobe *tu;
 
-	for_each_trace_uprobe(tu, pos)
-		if (!strcmp(trace_probe_name(&tu->tp), event) &&
+	for_each_dyn_event(pos) {
+		tu = dyn_to_tu(pos);
+		if (tu && !strcmp(trace_probe_name(&tu->tp), event) &&
 		    !strcmp(trace_probe_group_name(&tu->tp), group))
 			return tu;
+	}
 	return NULL;
 }
 
@@ -724,13 +728,15 @@ static int check_ref_ctr_offset(struct trace_uprobe *tu)
 	struct dyn_event *pos;
 	struct trace_uprobe *o;
 
-	for_each_trace_uprobe(o, pos)
-		if (d_real_inode(o->path.dentry) == inode &&
+	for_each_dyn_event(pos) {
+		o = dyn_to_tu(pos);
+		if (o && d_real_inode(o->path.dentry) == inode &&
 		    o->offset == tu->offset &&
 		    o->ref_ctr_offset != tu->ref_ctr_offset) {
 			pr_warn("Reference counter offset mismatch.");
 			return -EINVAL;
 		}
+	}
 	return 0;
 }
 

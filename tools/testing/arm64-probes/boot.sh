@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boot a kernel under QEMU and run one guest job.
 #   boot.sh JOB [TIMEOUT]   JOB is a script in guest/ (check, run, ...) or
-#                           "shell" for an interactive guest.
+#                           "shell" for an interactive guest; BOOT_ARGS are
+#                           added to the kernel command line.
 # The console goes to stdout and $LOGS/JOB.console; what the job reports on
 # hvc0 goes to $LOGS/JOB.results. A guest that oopses, panics, stalls or
 # outlives TIMEOUT is a failure, with its console log kept.
@@ -21,7 +22,7 @@ qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 2G
       -no-reboot -kernel "$image" -initrd "$KDIR/initramfs.cpio"
       -device virtio-serial-device
       -chardev "file,id=results,path=$results" -device virtconsole,chardev=results)
-append="console=ttyAMA0 panic=-1 softlockup_panic=0 harness=$job"
+append="console=ttyAMA0 panic=-1 softlockup_panic=0 harness=$job ${BOOT_ARGS:-}"
 
 if [ "$job" = shell ]; then
 	exec "${qemu[@]}" -nographic -append "$append"

@@ -12,8 +12,16 @@ cp "$BUILD/debs/busybox/bin/busybox" "$root/bin/busybox"
 # named .../sh in the shell's own /proc/PID/maps.
 cp "$root/bin/busybox" "$root/bin/sh"
 cp "$HARNESS/guest/init" "$root/init"
+# trace-cmd, with the dynamic loader and libraries it needs (not gconv).
+tc=$BUILD/debs/tracecmd
+cp -a "$tc/lib/." "$root/lib/"
+mkdir -p "$root/usr/lib/aarch64-linux-gnu"
+(cd "$tc/usr/lib/aarch64-linux-gnu" && tar -c --exclude=gconv .) |
+	tar -x -C "$root/usr/lib/aarch64-linux-gnu"
+cp "$tc/usr/bin/trace-cmd" "$root/usr/bin/"
 mkdir -p "$root/harness/tests.d"
-cp "$HARNESS"/guest/*.sh "$root/harness/"
+cp "$HARNESS"/guest/*.sh "$HARNESS/compare.defs" "$HARNESS/fuzz.awk" \
+	"$HARNESS/fuzz.corpus" "$root/harness/"
 if [ -d "$HARNESS/guest/tests.d" ]; then
 	cp -r "$HARNESS/guest/tests.d/." "$root/harness/tests.d/"
 fi

@@ -54,3 +54,22 @@ if [ ! -x "$BUILD/debs/busybox/bin/busybox" ]; then
 	rm -rf "$BUILD/debs/busybox"
 	dpkg-deb -x "$BUILD"/debs/busybox-static_*.deb "$BUILD/debs/busybox"
 fi
+
+# A real client of the events for the tests: Debian's arm64 trace-cmd with
+# the libraries it loads (libtraceevent parses the events' formats), unpacked
+# into one root the initramfs takes its files from.
+TRACECMD_DEBS="trace-cmd libtraceevent1 libtraceevent1-plugin libtracefs1
+	libzstd1 libc6 libgcc-s1"
+if [ ! -x "$BUILD/debs/tracecmd/usr/bin/trace-cmd" ]; then
+	say "setup: fetching trace-cmd:arm64 and its libraries"
+	mkdir -p "$BUILD/debs/tracecmd-debs"
+	pkgs=$(for p in $TRACECMD_DEBS; do printf '%s:arm64 ' "$p"; done)
+	# shellcheck disable=SC2086
+	(cd "$BUILD/debs/tracecmd-debs" && rm -f ./*.deb &&
+		{ apt-get download -q $pkgs >/dev/null 2>&1 ||
+		{ apt-get update -qq && apt-get download -q $pkgs >/dev/null; }; })
+	rm -rf "$BUILD/debs/tracecmd"
+	for deb in "$BUILD"/debs/tracecmd-debs/*.deb; do
+		dpkg-deb -x "$deb" "$BUILD/debs/tracecmd"
+	done
+fi

@@ -7,6 +7,10 @@
 # The host (report.py) judges; the guest only runs and records.
 . /harness/lib.sh
 
+# Built-in KUnit suites (the series' parser suite) ran at boot: keep their
+# KTAP before the tests fill the kernel log.
+dmesg >/tmp/boot.dmesg
+
 ftracetest_suite() {
 	cd /ftrace || return
 	logdir=/tmp/ftracetest-logs
@@ -25,9 +29,17 @@ ftracetest_suite() {
 	cd /
 }
 
-# KUnit suites, run by loading their modules: the kprobes one, and the
+# KUnit suites: the built-in ones from the boot log, then those run by
+# loading their modules: the kprobes one, and the
 # series' instruction matrix where the kernel has it.
 kunit_suite() {
+	if grep -q '# Subtest:' /tmp/boot.dmesg; then
+		echo "@ktap kunit" >&3
+		grep -E '^ *(KTAP|TAP|1\.\.|#|ok|not ok)' /tmp/boot.dmesg >&3
+		echo "@endktap" >&3
+		grep -q '^not ok' /tmp/boot.dmesg &&
+			log_file kunit built-in /tmp/boot.dmesg
+	fi
 	for mod in test_kprobes arm64_kprobes_insn_test; do
 		[ $mod = test_kprobes ] ||
 			[ -n "$(find /lib/modules -name "$mod.ko")" ] || continue

@@ -1,0 +1,73 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest side of `make compare`: write each definition of
+# /harness/compare.defs and report, normalized so that two kernels' reports
+# can be diffed line by line:
+#   @def N TEXT           the definition as written
+#   accepted | refused    whether the write succeeded
+#   error: ...            the error_log entry, message and caret line
+#   show: ...             its line in dynamic_events
+#   format: ...           its format file, without the event ID
+#   trace: ...            its first record after a workload that hits it
+prog=/harness/progs/uprobe_target
+cd /sys/kernel/tracing
+
+off() { sed -n "s/^\([0-9a-fx]*\) $1\$/\1/p" "$prog.syms"; }
+addr() { grep " [tT] $1\$" /proc/kallsyms | head -n 1 | cut -d' ' -f1; }
+
+subst=/tmp/compare.sed
+{
+	echo "s|{PROG}|$prog|g"
+	echo "s|{ADDR:vfs_read}|0x$(addr vfs_read)|g"
+	sed -n 's/^\([0-9a-fx]*\) \(.*\)$/s|{OFF:\2}|\1|g/p' "$prog.syms"
+} >"$subst"
+
+# Numbers that are addresses or pointers differ between any two boots.
+normalize() {
+	sed -E 's/0x[0-9a-f]{9,}/0xADDR/g; s/=-?[0-9]{9,}/=NUM/g'
+}
+
+workload() {
+	cat /proc/version >/dev/null
+	/bin/true
+	$prog >/dev/null
+}
+
+echo 0 >events/enable
+echo >dynamic_events
+n=0
+grep -v '^#' /harness/compare.defs | sed -f "$subst" |
+while read -r file def; do
+	[ -n "$file" ] || continue
+	n=$((n + 1))
+	keep=
+	case $file in +*) keep=1; file=${file#+} ;; esac
+	case $file in
+	k) target=kprobe_events ;;
+	u) target=uprobe_events ;;
+	*) target=dynamic_events ;;
+	esac
+	echo "@def $n $def"
+	echo >error_log
+	echo >trace
+	if echo "$def" >>"$target" 2>/dev/null; then
+		echo accepted
+		line=$(tail -n 1 dynamic_events)
+		echo "show: $line" | normalize
+		ge=${line%% *}
+		ge=${ge#*:}
+		sed '/^ID:/d; s/^/format: /' "events/$ge/format" | normalize
+		if echo 1 >"events/$ge/enable" 2>/dev/null; then
+			workload
+			echo 0 >"events/$ge/enable"
+			grep -m 1 " ${ge#*/}: " trace |
+				sed -E 's/^.*\[[0-9]+\] [^ ]+ +[0-9.]+: /trace: /' | normalize
+		else
+			echo "enable: refused"
+		fi
+	else
+		echo refused
+		grep -A 2 ': error: ' error_log | sed -E 's/^\[ *[0-9.]+\] /error: /; s/^/  /'
+	fi
+	[ -n "$keep" ] || echo >dynamic_events
+done >&3
