@@ -21,18 +21,18 @@
 
 /**
  * struct trace_eprobe - an event probe definition
- * @event_system: the target's group
- * @event_name: the target's name
- * @filter_str: the "if" filter on the target's fields, or NULL
- * @event: the target, whose reference we hold
+ * @target: the event it reads, whose reference it holds
+ * @target_group: the target's group
+ * @target_name: the target's name
+ * @filter_text: the "if" filter on the target's fields, or NULL
  * @devent: its entry in the dynamic event list
  * @tp: the event side; must be last, its arguments follow it
  */
 struct trace_eprobe {
-	const char		*event_system;
-	const char		*event_name;
-	char			*filter_str;
-	struct trace_event_call	*event;
+	struct trace_event_call	*target;
+	const char		*target_group;
+	const char		*target_name;
+	char			*filter_text;
 	struct dyn_event	devent;
 	struct trace_probe	tp;
 };
@@ -49,6 +49,9 @@ struct eprobe_data {
 
 static int __trace_eprobe_create(int argc, const char *argv[]);
 
+/* Defined at the end: how dynamic_events creates, shows and frees ours. */
+static struct dyn_event_operations eprobe_dyn_event_ops;
+
 static struct trace_eprobe *to_trace_eprobe(struct dyn_event *ev)
 {
 	return container_of(ev, struct trace_eprobe, devent);
@@ -59,31 +62,31 @@ static void free_trace_eprobe(struct trace_eprobe *ep)
 	if (!ep)
 		return;
 	trace_probe_cleanup(&ep->tp);
-	kfree(ep->event_name);
-	kfree(ep->event_system);
-	if (ep->event)
-		trace_event_put_ref(ep->event);
-	kfree(ep->filter_str);
+	kfree(ep->target_name);
+	kfree(ep->target_group);
+	if (ep->target)
+		trace_event_put_ref(ep->target);
+	kfree(ep->filter_text);
 	kfree(ep);
 }
 
-static int eprobe_dyn_event_create(const char *raw_command)
+static int ep_dyn_create(const char *raw_command)
 {
 	return trace_probe_create(raw_command, __trace_eprobe_create);
 }
 
-static int eprobe_dyn_event_show(struct seq_file *m, struct dyn_event *ev)
+static int ep_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_eprobe *ep = to_trace_eprobe(ev);
 
 	seq_printf(m, "e:%s/%s %s.%s", trace_probe_group_name(&ep->tp),
-		   trace_probe_name(&ep->tp), ep->event_system, ep->event_name);
+		   trace_probe_name(&ep->tp), ep->target_group, ep->target_name);
 	trace_probe_show_args(m, &ep->tp);
 	seq_putc(m, '\n');
 	return 0;
 }
 
-static int eprobe_dyn_event_release(struct dyn_event *ev)
+static int ep_dyn_free(struct dyn_event *ev)
 {
 	struct trace_eprobe *ep = to_trace_eprobe(ev);
 
@@ -99,7 +102,7 @@ static int eprobe_dyn_event_release(struct dyn_event *ev)
 	return 0;
 }
 
-static bool eprobe_dyn_event_is_busy(struct dyn_event *ev)
+static bool ep_dyn_busy(struct dyn_event *ev)
 {
 	return trace_probe_is_enabled(&to_trace_eprobe(ev)->tp);
 }
@@ -108,7 +111,7 @@ static bool eprobe_dyn_event_is_busy(struct dyn_event *ev)
  * "-:[GRP/]EVENT [SYSTEM.EVENT [ARGS]]": the name must match; the target,
  * if given, too; the arguments, if given, exactly.
  */
-static bool eprobe_dyn_event_match(const char *system, const char *event,
+static bool ep_dyn_match(const char *system, const char *event,
 				   int argc, const char **argv,
 				   struct dyn_event *ev)
 {
@@ -126,19 +129,12 @@ static bool eprobe_dyn_event_match(const char *system, const char *event,
 	if (!sep)
 		return false;
 	len = sep - argv[0];
-	if (strncmp(ep->event_system, argv[0], len) || ep->event_system[len] ||
-	    strcmp(ep->event_name, sep + 1))
+	if (strncmp(ep->target_group, argv[0], len) || ep->target_group[len] ||
+	    strcmp(ep->target_name, sep + 1))
 		return false;
 	return trace_probe_match_command_args(&ep->tp, argc - 1, argv + 1);
 }
 
-static struct dyn_event_operations eprobe_dyn_event_ops = {
-	.create = eprobe_dyn_event_create,
-	.show = eprobe_dyn_event_show,
-	.is_busy = eprobe_dyn_event_is_busy,
-	.free = eprobe_dyn_event_release,
-	.match = eprobe_dyn_event_match,
-};
 
 /* ---- The event --------------------------------------------------------- */
 
@@ -172,7 +168,7 @@ static enum print_line_t print_eprobe_event(struct trace_iterator *iter,
 		goto out;
 	ep = container_of(tp, struct trace_eprobe, tp);
 	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
-	target = ftrace_find_event(ep->event->event.type);
+	target = ftrace_find_event(ep->target->event.type);
 	if (target) {
 		struct trace_event_call *call =
 			container_of(target, struct trace_event_call, event);
@@ -180,7 +176,7 @@ static enum print_line_t print_eprobe_event(struct trace_iterator *iter,
 		trace_seq_printf(s, "%s.%s", call->class->system,
 				 trace_event_name(call));
 	} else {
-		trace_seq_printf(s, "%u", ep->event->event.type);
+		trace_seq_printf(s, "%u", ep->target->event.type);
 	}
 	trace_seq_putc(s, ')');
 	if (trace_probe_print_args(s, tp->args, tp->nr_args, (u8 *)&field[1],
@@ -286,15 +282,15 @@ static int eprobe_attach(struct trace_eprobe *ep, struct trace_event_file *file)
 	struct eprobe_data *edata;
 	int ret = -ENOMEM;
 
-	target = find_event_file(file->tr, ep->event_system, ep->event_name);
+	target = find_event_file(file->tr, ep->target_group, ep->target_name);
 	if (!target)
 		return -ENOENT;
 	edata = kzalloc(sizeof(*edata), GFP_KERNEL);
 	trigger = kzalloc(sizeof(*trigger), GFP_KERNEL);
 	if (!edata || !trigger)
 		goto fail;
-	if (ep->filter_str) {
-		ret = create_event_filter(file->tr, ep->event, ep->filter_str,
+	if (ep->filter_text) {
+		ret = create_event_filter(file->tr, ep->target, ep->filter_text,
 					  false, &filter);
 		if (ret)
 			goto fail;
@@ -325,7 +321,7 @@ static int eprobe_detach(struct trace_eprobe *ep, struct trace_array *tr)
 	struct trace_event_file *target;
 	struct eprobe_data *edata;
 
-	target = find_event_file(tr, ep->event_system, ep->event_name);
+	target = find_event_file(tr, ep->target_group, ep->target_name);
 	if (!target)
 		return -ENOENT;
 	list_for_each_entry(trigger, &target->triggers, list) {
@@ -455,12 +451,12 @@ static struct trace_eprobe *alloc_trace_eprobe(const char *group,
 		trace_event_put_ref(target);
 		return ERR_PTR(-ENOMEM);
 	}
-	ep->event = target;
-	ep->event_name = kstrdup(trace_event_name(target), GFP_KERNEL);
-	ep->event_system = kstrdup(target->class->system, GFP_KERNEL);
+	ep->target = target;
+	ep->target_name = kstrdup(trace_event_name(target), GFP_KERNEL);
+	ep->target_group = kstrdup(target->class->system, GFP_KERNEL);
 	ep->tp.nr_args = nargs;
 	ret = -ENOMEM;
-	if (!ep->event_name || !ep->event_system)
+	if (!ep->target_name || !ep->target_group)
 		goto fail;
 	ret = trace_probe_init(&ep->tp, event, group, 0);
 	if (ret)
@@ -477,28 +473,22 @@ static int parse_eprobe_filter(struct trace_eprobe *ep, int argc,
 			       const char *argv[])
 {
 	struct event_filter *check = NULL;
-	size_t len = 0;
-	char *p;
-	int i, ret;
+	int ret;
 
 	if (!argc) {
 		trace_probe_log_err(0, NO_EP_FILTER);
 		return -EINVAL;
 	}
-	for (i = 0; i < argc; i++)
-		len += strlen(argv[i]) + 1;
-	ep->filter_str = kzalloc(len, GFP_KERNEL);
-	if (!ep->filter_str)
+	ep->filter_text = trace_probe_join_words(argc, argv);
+	if (!ep->filter_text)
 		return -ENOMEM;
-	for (i = 0, p = ep->filter_str; i < argc; i++)
-		p += sprintf(p, "%s%s", i ? " " : "", argv[i]);
-
-	ret = create_event_filter(top_trace_array(), ep->event, ep->filter_str,
+	/* Parse it once now, on the target's fields, to refuse it early. */
+	ret = create_event_filter(top_trace_array(), ep->target, ep->filter_text,
 				  true, &check);
 	free_event_filter(check);
 	if (ret) {
-		kfree(ep->filter_str);
-		ep->filter_str = NULL;
+		kfree(ep->filter_text);
+		ep->filter_text = NULL;
 	}
 	return ret;
 }
@@ -506,7 +496,7 @@ static int parse_eprobe_filter(struct trace_eprobe *ep, int argc,
 static int parse_eprobe_arg(struct trace_eprobe *ep, const char *arg, int i)
 {
 	struct traceprobe_parse_context ctx = {
-		.event = ep->event,
+		.event = ep->target,
 		.flags = TPARG_FL_KERNEL | TPARG_FL_TEVENT,
 	};
 	int ret;
@@ -515,6 +505,28 @@ static int parse_eprobe_arg(struct trace_eprobe *ep, const char *arg, int i)
 	if (!ret)
 		ret = traceprobe_update_arg(&ep->tp.args[i]);
 	traceprobe_finish_parse(&ctx);
+	return ret;
+}
+
+/* Make @ep's event and list it; refusals are logged. */
+static int eprobe_add_event(struct trace_eprobe *ep)
+{
+	struct trace_event_call *call = trace_probe_event_call(&ep->tp);
+	int ret;
+
+	call->flags = TRACE_EVENT_FL_EPROBE;
+	call->event.funcs = &eprobe_funcs;
+	call->class->fields_array = eprobe_fields_array;
+	call->class->reg = eprobe_register;
+
+	mutex_lock(&event_mutex);
+	ret = trace_probe_join_event(&ep->tp, NULL, false, NULL);
+	if (!ret) {
+		ret = dyn_event_add(&ep->devent, call);
+		if (ret)
+			trace_probe_leave_event(&ep->tp);
+	}
+	mutex_unlock(&event_mutex);
 	return ret;
 }
 
@@ -554,13 +566,13 @@ static int __trace_eprobe_create(int argc, const char *argv[])
 		event = name;
 	}
 
-	for (i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "if")) {
+	/* "... ARGS if FILTER": the arguments end at "if". */
+	for (i = argc - 1; i >= 2; i--)
+		if (!strcmp(argv[i], "if"))
 			filter_idx = i + 1;
-			filter_cnt = argc - filter_idx;
-			argc = i;
-			break;
-		}
+	if (filter_idx) {
+		filter_cnt = argc - filter_idx;
+		argc = filter_idx - 1;
 	}
 	if (argc - 2 > MAX_TRACE_ARGS) {
 		ret = -E2BIG;
@@ -596,25 +608,7 @@ static int __trace_eprobe_create(int argc, const char *argv[])
 	if (ret)
 		goto out;
 
-	trace_probe_event_call(&ep->tp)->flags = TRACE_EVENT_FL_EPROBE;
-	trace_probe_event_call(&ep->tp)->event.funcs = &eprobe_funcs;
-	ep->tp.event->class.fields_array = eprobe_fields_array;
-	ep->tp.event->class.reg = eprobe_register;
-
-	mutex_lock(&event_mutex);
-	ret = trace_probe_register_event_call(&ep->tp);
-	if (ret) {
-		if (ret == -EEXIST) {
-			trace_probe_log_set_index(0);
-			trace_probe_log_err(0, EVENT_EXIST);
-		}
-		mutex_unlock(&event_mutex);
-		goto out;
-	}
-	ret = dyn_event_add(&ep->devent, trace_probe_event_call(&ep->tp));
-	if (ret)
-		trace_probe_unregister_event_call(&ep->tp);
-	mutex_unlock(&event_mutex);
+	ret = eprobe_add_event(ep);
 	if (!ret)
 		ep = NULL;
 	goto out;
@@ -626,6 +620,14 @@ out:
 	trace_probe_log_clear();
 	return ret;
 }
+
+static struct dyn_event_operations eprobe_dyn_event_ops = {
+	.create = ep_dyn_create,
+	.show = ep_dyn_show,
+	.is_busy = ep_dyn_busy,
+	.free = ep_dyn_free,
+	.match = ep_dyn_match,
+};
 
 /* Register early, so that boot code can define event probes. */
 static __init int trace_events_eprobe_init_early(void)

@@ -10,35 +10,21 @@
  */
 #define pr_fmt(fmt)	"trace_kprobe: " fmt
 
-#include <linux/bpf-cgroup.h>
 #include <linux/ctype.h>
 #include <linux/error-injection.h>
 #include <linux/module.h>
-#include <linux/rculist.h>
 #include <linux/security.h>
-#include <linux/uaccess.h>
-
 #include <asm/setup.h>
 
 #include "trace_dynevent.h"
-#include "trace_kprobe_selftest.h"
 #include "trace_probe.h"
 #include "trace_probe_kernel.h"
 #include "trace_probe_tmpl.h"
+#include "trace_kprobe_selftest.h"
 
+/* The default group, and how many returns a kretprobe may wait for. */
 #define KPROBE_EVENT_SYSTEM	"kprobes"
 #define KRETPROBE_MAXACTIVE_MAX	4096
-
-/* Definitions given on the command line, created once tracefs is up. */
-static char kprobe_boot_events_buf[COMMAND_LINE_SIZE] __initdata;
-
-static int __init set_kprobe_boot_events(char *str)
-{
-	strscpy(kprobe_boot_events_buf, str, COMMAND_LINE_SIZE);
-	disable_tracing_selftest("running kprobe events");
-	return 1;
-}
-__setup("kprobe_event=", set_kprobe_boot_events);
 
 /**
  * struct trace_kprobe - a kprobe event definition
@@ -58,20 +44,8 @@ struct trace_kprobe {
 	struct trace_probe	tp;
 };
 
-static int trace_kprobe_create(const char *raw_command);
-static int trace_kprobe_show(struct seq_file *m, struct dyn_event *ev);
-static int trace_kprobe_release(struct dyn_event *ev);
-static bool trace_kprobe_is_busy(struct dyn_event *ev);
-static bool trace_kprobe_match(const char *system, const char *event,
-			       int argc, const char **argv, struct dyn_event *ev);
-
-static struct dyn_event_operations trace_kprobe_ops = {
-	.create = trace_kprobe_create,
-	.show = trace_kprobe_show,
-	.is_busy = trace_kprobe_is_busy,
-	.free = trace_kprobe_release,
-	.match = trace_kprobe_match,
-};
+/* Defined at the end: how dynamic_events creates, shows and frees ours. */
+static struct dyn_event_operations trace_kprobe_ops;
 
 static bool is_trace_kprobe(struct dyn_event *ev)
 {
@@ -197,7 +171,7 @@ bool trace_kprobe_error_injectable(struct trace_event_call *call)
 	return tk && within_error_injection_list(tk_address(tk));
 }
 
-static bool trace_kprobe_is_busy(struct dyn_event *ev)
+static bool tk_dyn_busy(struct dyn_event *ev)
 {
 	return trace_probe_is_enabled(&to_trace_kprobe(ev)->tp);
 }
@@ -213,7 +187,7 @@ static void tk_place(struct trace_kprobe *tk, char *buf, size_t size)
 		snprintf(buf, size, "%s", tk->symbol);
 }
 
-static bool trace_kprobe_match(const char *system, const char *event,
+static bool tk_dyn_match(const char *system, const char *event,
 			       int argc, const char **argv, struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
@@ -233,152 +207,128 @@ static bool trace_kprobe_match(const char *system, const char *event,
 
 /* ---- Recording a hit ----------------------------------------------------- */
 
-static nokprobe_inline void
-kprobe_record(struct trace_kprobe *tk, struct pt_regs *regs,
-	      struct trace_event_file *file)
+/*
+ * A record starts with the probed address, or for a return the function
+ * and the address it returned to: one word, or two, after the common head
+ * (struct kprobe_trace_entry_head, struct kretprobe_trace_entry_head).
+ */
+static nokprobe_inline size_t tk_head_size(bool is_return)
 {
-	struct probe_fetch_env env = { .regs = regs };
-	struct kprobe_trace_entry_head *entry;
-	struct trace_event_buffer fbuffer;
-	int dsize;
-
-	if (trace_trigger_soft_disabled(file))
-		return;
-	dsize = probe_args_dynsize(&tk->tp, &env);
-	entry = trace_event_buffer_reserve(&fbuffer, file,
-					   sizeof(*entry) + tk->tp.size + dsize);
-	if (!entry)
-		return;
-	fbuffer.regs = regs;
-	entry->ip = (unsigned long)tk->rp.kp.addr;
-	probe_args_store(&entry[1], &tk->tp, &env, sizeof(*entry), dsize);
-	trace_event_buffer_commit(&fbuffer);
+	return sizeof(struct trace_entry) + (is_return ? 2 : 1) * sizeof(long);
 }
 
-static nokprobe_inline void
-kretprobe_record(struct trace_kprobe *tk, struct kretprobe_instance *ri,
-		 struct pt_regs *regs, struct trace_event_file *file)
+static nokprobe_inline void tk_fill_head(struct trace_kprobe *tk,
+					 struct kretprobe_instance *ri, void *rec)
 {
-	struct probe_fetch_env env = { .regs = regs, .edata = ri->data };
-	struct kretprobe_trace_entry_head *entry;
+	unsigned long *word = rec + sizeof(struct trace_entry);
+
+	word[0] = (unsigned long)tk->rp.kp.addr;
+	if (ri)
+		word[1] = get_kretprobe_retaddr(ri);
+}
+
+/* Write a record of the hit (@ri for a return) into @file's buffer. */
+static nokprobe_inline void tk_record(struct trace_kprobe *tk,
+				      struct kretprobe_instance *ri,
+				      struct pt_regs *regs,
+				      struct trace_event_file *file)
+{
+	struct probe_fetch_env env = { .regs = regs, .edata = ri ? ri->data : NULL };
+	size_t head = tk_head_size(ri);
 	struct trace_event_buffer fbuffer;
+	void *rec;
 	int dsize;
 
 	if (trace_trigger_soft_disabled(file))
 		return;
 	dsize = probe_args_dynsize(&tk->tp, &env);
-	entry = trace_event_buffer_reserve(&fbuffer, file,
-					   sizeof(*entry) + tk->tp.size + dsize);
-	if (!entry)
+	rec = trace_event_buffer_reserve(&fbuffer, file,
+					 head + tk->tp.size + dsize);
+	if (!rec)
 		return;
 	fbuffer.regs = regs;
-	entry->func = (unsigned long)tk->rp.kp.addr;
-	entry->ret_ip = get_kretprobe_retaddr(ri);
-	probe_args_store(&entry[1], &tk->tp, &env, sizeof(*entry), dsize);
+	tk_fill_head(tk, ri, rec);
+	probe_args_store(rec + head, &tk->tp, &env, head, dsize);
 	trace_event_buffer_commit(&fbuffer);
 }
 
 #ifdef CONFIG_PERF_EVENTS
 /*
- * Give the hit to BPF and perf.  Return 1 if a BPF program moved the PC
- * (override_return): the kprobe must then not single-step.
+ * Give the hit to BPF, then to perf.  Return 1 if a BPF program moved the
+ * PC of an entry probe (override_return): it must not be single-stepped.
  */
-static int kprobe_perf(struct trace_kprobe *tk, struct pt_regs *regs,
-		       struct kretprobe_instance *ri)
+static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
+		   struct pt_regs *regs)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
 	struct probe_fetch_env env = { .regs = regs, .edata = ri ? ri->data : NULL };
-	size_t head = ri ? sizeof(struct kretprobe_trace_entry_head) :
-			   sizeof(struct kprobe_trace_entry_head);
-	struct hlist_head *perf_head;
+	size_t head = tk_head_size(ri);
+	unsigned long pc = instruction_pointer(regs);
+	struct hlist_head *listeners;
 	int rctx, dsize, size;
-	unsigned long *entry;
+	void *rec;
 
 	if (bpf_prog_array_valid(call)) {
-		unsigned long pc = instruction_pointer(regs);
-
 		if (!trace_call_bpf(call, regs))
 			return 0;
 		if (!ri && instruction_pointer(regs) != pc)
 			return 1;
 	}
-
-	perf_head = this_cpu_ptr(call->perf_events);
-	if (hlist_empty(perf_head))
+	listeners = this_cpu_ptr(call->perf_events);
+	if (hlist_empty(listeners))
 		return 0;
 
 	dsize = probe_args_dynsize(&tk->tp, &env);
+	/* perf wants the record with its u32 size header u64-aligned. */
 	size = ALIGN(head + tk->tp.size + dsize + sizeof(u32), sizeof(u64)) -
 	       sizeof(u32);
-	entry = perf_trace_buf_alloc(size, NULL, &rctx);
-	if (!entry)
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
 		return 0;
-	if (ri) {
-		struct kretprobe_trace_entry_head *e = (void *)entry;
-
-		e->func = (unsigned long)tk->rp.kp.addr;
-		e->ret_ip = get_kretprobe_retaddr(ri);
-	} else {
-		((struct kprobe_trace_entry_head *)entry)->ip =
-			(unsigned long)tk->rp.kp.addr;
-	}
-	memset((void *)entry + head, 0, tk->tp.size + dsize);
-	probe_args_store((void *)entry + head, &tk->tp, &env, head, dsize);
-	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
-			      perf_head, NULL);
+	tk_fill_head(tk, ri, rec);
+	memset(rec + head, 0, size - head);
+	probe_args_store(rec + head, &tk->tp, &env, head, dsize);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      listeners, NULL);
 	return 0;
 }
-
-NOKPROBE_SYMBOL(kprobe_perf);
 #else
-static int kprobe_perf(struct trace_kprobe *tk, struct pt_regs *regs,
-		       struct kretprobe_instance *ri)
+static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
+		   struct pt_regs *regs)
 {
 	return 0;
 }
 #endif
 
-static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
+static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
+				  struct kretprobe_instance *ri,
+				  struct pt_regs *regs)
 {
-	struct trace_kprobe *tk = container_of(kp, struct trace_kprobe, rp.kp);
-	struct event_file_link *link;
 	unsigned int flags = trace_probe_load_flags(&tk->tp);
-	int ret = 0;
+	struct event_file_link *link;
 
 	raw_cpu_inc(*tk->nhit);
 	if (flags & TP_FLAG_TRACE)
 		trace_probe_for_each_link_rcu(link, &tk->tp)
-			kprobe_record(tk, regs, link->file);
-	if (flags & TP_FLAG_PROFILE)
-		ret = kprobe_perf(tk, regs, NULL);
-	return ret;
+			tk_record(tk, ri, regs, link->file);
+	return flags & TP_FLAG_PROFILE ? tk_perf(tk, ri, regs) : 0;
 }
 
-NOKPROBE_SYMBOL(kprobe_dispatcher);
+static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
+{
+	return tk_hit(container_of(kp, struct trace_kprobe, rp.kp), NULL, regs);
+}
 
 static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 				struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
-	struct trace_kprobe *tk;
-	struct event_file_link *link;
-	unsigned int flags;
 
-	/* The probe is being unregistered: the instance outlived it. */
-	if (unlikely(!rp))
-		return 0;
-	tk = container_of(rp, struct trace_kprobe, rp);
-	flags = trace_probe_load_flags(&tk->tp);
-	raw_cpu_inc(*tk->nhit);
-	if (flags & TP_FLAG_TRACE)
-		trace_probe_for_each_link_rcu(link, &tk->tp)
-			kretprobe_record(tk, ri, regs, link->file);
-	if (flags & TP_FLAG_PROFILE)
-		kprobe_perf(tk, regs, ri);
+	/* NULL: the probe is going away, and this instance outlived it. */
+	if (rp)
+		tk_hit(container_of(rp, struct trace_kprobe, rp), ri, regs);
 	return 0;
 }
-
-NOKPROBE_SYMBOL(kretprobe_dispatcher);
 
 /* Save the entry arguments a return probe's arguments read. */
 static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -392,117 +342,71 @@ static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
+NOKPROBE_SYMBOL(tk_perf);
+NOKPROBE_SYMBOL(kprobe_dispatcher);
+NOKPROBE_SYMBOL(kretprobe_dispatcher);
 NOKPROBE_SYMBOL(kretprobe_entry);
 
 /* ---- The event --------------------------------------------------------- */
 
-static enum print_line_t print_kprobe_event(struct trace_iterator *iter,
-					    int flags, struct trace_event *event)
+/* "NAME: (SYM+off/size) ARGS", or "NAME: (CALLER+off/size <- SYM) ARGS". */
+static enum print_line_t print_tk_event(struct trace_iterator *iter, int flags,
+					struct trace_event *event)
 {
-	struct kprobe_trace_entry_head *field = (void *)iter->ent;
+	struct trace_kprobe *tk = tk_primary(container_of(event,
+					struct trace_event_call, event));
+	unsigned long *word = (void *)iter->ent + sizeof(struct trace_entry);
 	struct trace_seq *s = &iter->seq;
-	struct trace_probe *tp;
+	bool ret;
 
-	tp = trace_probe_primary_from_call(container_of(event,
-							struct trace_event_call,
-							event));
-	if (WARN_ON_ONCE(!tp))
-		goto out;
-	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
-	if (!seq_print_ip_sym(s, field->ip, flags | TRACE_ITER_SYM_OFFSET))
-		goto out;
+	if (WARN_ON_ONCE(!tk))
+		return trace_handle_return(s);
+	ret = tk_is_return(tk);
+	trace_seq_printf(s, "%s: (", trace_probe_name(&tk->tp));
+	seq_print_ip_sym(s, word[ret], flags | TRACE_ITER_SYM_OFFSET);
+	if (ret) {
+		trace_seq_puts(s, " <- ");
+		seq_print_ip_sym(s, word[0], flags & ~TRACE_ITER_SYM_OFFSET);
+	}
 	trace_seq_putc(s, ')');
-	if (trace_probe_print_args(s, tp->args, tp->nr_args, (u8 *)&field[1],
-				   field))
-		goto out;
-	trace_seq_putc(s, '\n');
-out:
+	if (!trace_probe_print_args(s, tk->tp.args, tk->tp.nr_args,
+				    (u8 *)iter->ent + tk_head_size(ret), iter->ent))
+		trace_seq_putc(s, '\n');
 	return trace_handle_return(s);
 }
 
-static enum print_line_t print_kretprobe_event(struct trace_iterator *iter,
-					       int flags, struct trace_event *event)
+static int tk_define_fields(struct trace_event_call *call)
 {
-	struct kretprobe_trace_entry_head *field = (void *)iter->ent;
-	struct trace_seq *s = &iter->seq;
-	struct trace_probe *tp;
+	static const char *const head[2][2] = {
+		{ FIELD_STRING_IP },
+		{ FIELD_STRING_FUNC, FIELD_STRING_RETIP },
+	};
+	struct trace_kprobe *tk = tk_primary(call);
+	int i, ret;
+	bool rp;
 
-	tp = trace_probe_primary_from_call(container_of(event,
-							struct trace_event_call,
-							event));
-	if (WARN_ON_ONCE(!tp))
-		goto out;
-	trace_seq_printf(s, "%s: (", trace_probe_name(tp));
-	if (!seq_print_ip_sym(s, field->ret_ip, flags | TRACE_ITER_SYM_OFFSET))
-		goto out;
-	trace_seq_puts(s, " <- ");
-	if (!seq_print_ip_sym(s, field->func, flags & ~TRACE_ITER_SYM_OFFSET))
-		goto out;
-	trace_seq_putc(s, ')');
-	if (trace_probe_print_args(s, tp->args, tp->nr_args, (u8 *)&field[1],
-				   field))
-		goto out;
-	trace_seq_putc(s, '\n');
-out:
-	return trace_handle_return(s);
-}
-
-static int kprobe_define_fields(struct trace_event_call *call)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	int ret;
-
-	if (WARN_ON_ONCE(!tp))
+	if (WARN_ON_ONCE(!tk))
 		return -ENOENT;
-	ret = trace_define_field(call, "unsigned long", FIELD_STRING_IP,
-				 offsetof(struct kprobe_trace_entry_head, ip),
-				 sizeof(unsigned long), 0, FILTER_OTHER);
-	if (ret)
-		return ret;
-	return traceprobe_define_arg_fields(call,
-			sizeof(struct kprobe_trace_entry_head), tp);
+	rp = tk_is_return(tk);
+	for (i = 0; i <= rp; i++) {
+		ret = trace_define_field(call, "unsigned long", head[rp][i],
+					 sizeof(struct trace_entry) + i * sizeof(long),
+					 sizeof(long), 0, FILTER_OTHER);
+		if (ret)
+			return ret;
+	}
+	return traceprobe_define_arg_fields(call, tk_head_size(rp), &tk->tp);
 }
 
-static int kretprobe_define_fields(struct trace_event_call *call)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	int ret;
-
-	if (WARN_ON_ONCE(!tp))
-		return -ENOENT;
-	ret = trace_define_field(call, "unsigned long", FIELD_STRING_FUNC,
-				 offsetof(struct kretprobe_trace_entry_head, func),
-				 sizeof(unsigned long), 0, FILTER_OTHER);
-	if (ret)
-		return ret;
-	ret = trace_define_field(call, "unsigned long", FIELD_STRING_RETIP,
-				 offsetof(struct kretprobe_trace_entry_head, ret_ip),
-				 sizeof(unsigned long), 0, FILTER_OTHER);
-	if (ret)
-		return ret;
-	return traceprobe_define_arg_fields(call,
-			sizeof(struct kretprobe_trace_entry_head), tp);
-}
-
-static struct trace_event_functions kprobe_funcs = {
-	.trace = print_kprobe_event,
+static struct trace_event_functions tk_event_funcs = {
+	.trace = print_tk_event,
 };
 
-static struct trace_event_functions kretprobe_funcs = {
-	.trace = print_kretprobe_event,
-};
-
-static struct trace_event_fields kprobe_fields_array[] = {
-	{ .type = TRACE_FUNCTION_TYPE, .define_fields = kprobe_define_fields },
+static struct trace_event_fields tk_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tk_define_fields },
 	{}
 };
 
-static struct trace_event_fields kretprobe_fields_array[] = {
-	{ .type = TRACE_FUNCTION_TYPE, .define_fields = kretprobe_define_fields },
-	{}
-};
-
-/* Arm every probe of the event that is in the kernel. */
 static int tk_arm_all(struct trace_probe *tp)
 {
 	struct trace_probe *pos;
@@ -587,40 +491,41 @@ static int disable_trace_kprobe(struct trace_event_call *call,
 	return 0;
 }
 
+/* The event core's requests: record into a file, or for perf (no file). */
 static int kprobe_register(struct trace_event_call *event,
 			   enum trace_reg type, void *data)
 {
 	struct trace_event_file *file = data;
+	bool on;
 
 	switch (type) {
 	case TRACE_REG_REGISTER:
-		return enable_trace_kprobe(event, file);
 	case TRACE_REG_UNREGISTER:
-		return disable_trace_kprobe(event, file);
+		on = type == TRACE_REG_REGISTER;
+		break;
 #ifdef CONFIG_PERF_EVENTS
 	case TRACE_REG_PERF_REGISTER:
-		return enable_trace_kprobe(event, NULL);
 	case TRACE_REG_PERF_UNREGISTER:
-		return disable_trace_kprobe(event, NULL);
-	case TRACE_REG_PERF_OPEN:
-	case TRACE_REG_PERF_CLOSE:
-	case TRACE_REG_PERF_ADD:
-	case TRACE_REG_PERF_DEL:
-		return 0;
+		on = type == TRACE_REG_PERF_REGISTER;
+		file = NULL;
+		break;
 #endif
+	default:
+		/* perf's open, close, add and del need nothing of a kprobe. */
+		return 0;
 	}
-	return 0;
+	return on ? enable_trace_kprobe(event, file) :
+		    disable_trace_kprobe(event, file);
 }
 
 static void tk_init_event(struct trace_kprobe *tk)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
 
-	call->event.funcs = tk_is_return(tk) ? &kretprobe_funcs : &kprobe_funcs;
-	call->class->fields_array = tk_is_return(tk) ? kretprobe_fields_array :
-						       kprobe_fields_array;
-	call->flags = TRACE_EVENT_FL_KPROBE;
+	call->event.funcs = &tk_event_funcs;
+	call->class->fields_array = tk_fields;
 	call->class->reg = kprobe_register;
+	call->flags = TRACE_EVENT_FL_KPROBE;
 }
 
 /* ---- Definitions ----------------------------------------------------- */
@@ -641,42 +546,35 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 					       unsigned long offs, int maxactive,
 					       int nargs, bool is_return)
 {
-	struct trace_kprobe *tk;
-	int ret = -ENOMEM;
+	struct trace_kprobe *tk = (void *)trace_probe_alloc(sizeof(*tk), nargs);
+	struct kprobe *kp;
 
-	tk = (struct trace_kprobe *)trace_probe_alloc(sizeof(*tk), nargs);
 	if (!tk)
 		return ERR_PTR(-ENOMEM);
+	kp = &tk->rp.kp;
+	INIT_HLIST_NODE(&kp->hlist);
+	INIT_LIST_HEAD(&kp->list);
+	tk->tp.nr_args = nargs;
 	tk->nhit = alloc_percpu(unsigned long);
-	if (!tk->nhit)
-		goto fail;
-	if (symbol) {
-		tk->symbol = kstrdup(symbol, GFP_KERNEL);
-		if (!tk->symbol)
-			goto fail;
-		tk->rp.kp.symbol_name = tk->symbol;
-		tk->rp.kp.offset = offs;
-	} else {
-		tk->rp.kp.addr = addr;
+	tk->symbol = symbol ? kstrdup(symbol, GFP_KERNEL) : NULL;
+	if (!tk->nhit || (symbol && !tk->symbol) ||
+	    trace_probe_init(&tk->tp, event, group, 0)) {
+		free_trace_kprobe(tk);
+		return ERR_PTR(-ENOMEM);
 	}
+
+	/* By name and offset, resolved at each registration, or at @addr. */
+	kp->symbol_name = tk->symbol;
+	kp->offset = symbol ? offs : 0;
+	kp->addr = symbol ? NULL : addr;
+	tk->maxactive = maxactive;
+	tk->rp.maxactive = maxactive;
 	if (is_return)
 		tk->rp.handler = kretprobe_dispatcher;
 	else
-		tk->rp.kp.pre_handler = kprobe_dispatcher;
-	tk->rp.maxactive = maxactive;
-	tk->maxactive = maxactive;
-	INIT_HLIST_NODE(&tk->rp.kp.hlist);
-	INIT_LIST_HEAD(&tk->rp.kp.list);
-	tk->tp.nr_args = nargs;
-
-	ret = trace_probe_init(&tk->tp, event, group, 0);
-	if (ret)
-		goto fail;
+		kp->pre_handler = kprobe_dispatcher;
 	dyn_event_init(&tk->devent, &trace_kprobe_ops);
 	return tk;
-fail:
-	free_trace_kprobe(tk);
-	return ERR_PTR(ret);
 }
 
 static struct trace_kprobe *find_trace_kprobe(const char *event,
@@ -733,30 +631,27 @@ static bool tk_in_notrace_func(struct trace_kprobe *tk)
 /* Put the kprobe into the kernel, armed if the event is enabled. */
 static int tk_register(struct trace_kprobe *tk)
 {
-	unsigned int i;
-	int ret;
+	struct kprobe *kp = &tk->rp.kp;
+	int ret = security_locked_down(LOCKDOWN_KPROBES);
 
-	ret = security_locked_down(LOCKDOWN_KPROBES);
-	if (ret)
-		return ret;
-	if (tk_is_registered(tk))
-		return -EINVAL;
-	if (tk_in_notrace_func(tk)) {
+	if (!ret && tk_is_registered(tk))
+		ret = -EINVAL;
+	if (!ret && tk_in_notrace_func(tk)) {
 		pr_warn("Could not probe notrace function %ps\n",
 			(void *)tk_address(tk));
-		return -EINVAL;
+		ret = -EINVAL;
 	}
-	for (i = 0; i < tk->tp.nr_args; i++) {
-		ret = traceprobe_update_arg(&tk->tp.args[i]);
-		if (ret)
-			return ret;
-	}
-	if (trace_probe_is_enabled(&tk->tp))
-		tk->rp.kp.flags &= ~KPROBE_FLAG_DISABLED;
-	else
-		tk->rp.kp.flags |= KPROBE_FLAG_DISABLED;
+	if (!ret)
+		ret = trace_probe_update_args(&tk->tp);
+	if (ret)
+		return ret;
+
+	/* Armed at once only when its event is on (a module came back). */
+	kp->flags &= ~KPROBE_FLAG_DISABLED;
+	if (!trace_probe_is_enabled(&tk->tp))
+		kp->flags |= KPROBE_FLAG_DISABLED;
 	return tk_is_return(tk) ? register_kretprobe(&tk->rp) :
-				  register_kprobe(&tk->rp.kp);
+				  register_kprobe(kp);
 }
 
 static void tk_unregister(struct trace_kprobe *tk)
@@ -802,56 +697,18 @@ static int unregister_trace_kprobe(struct trace_kprobe *tk)
 	return 0;
 }
 
-/* Is there a probe of @to's event at @tk's place with @tk's arguments? */
-static bool tk_same_probe_exists(struct trace_kprobe *to, struct trace_kprobe *tk)
+/* Do two probes of an event probe the same place? */
+static bool tk_same_place(struct trace_probe *a, struct trace_probe *b)
 {
-	struct trace_probe *pos;
-	unsigned int i;
+	struct trace_kprobe *x = container_of(a, struct trace_kprobe, tp);
+	struct trace_kprobe *y = container_of(b, struct trace_kprobe, tp);
 
-	list_for_each_entry(pos, trace_probe_probe_list(&to->tp), list) {
-		struct trace_kprobe *o = container_of(pos, struct trace_kprobe, tp);
-
-		if (!o->symbol != !tk->symbol)
-			continue;
-		if (tk->symbol && (strcmp(o->symbol, tk->symbol) ||
-				   o->rp.kp.offset != tk->rp.kp.offset))
-			continue;
-		if (!tk->symbol && o->rp.kp.addr != tk->rp.kp.addr)
-			continue;
-		for (i = 0; i < o->tp.nr_args; i++)
-			if (strcmp(o->tp.args[i].comm, tk->tp.args[i].comm))
-				break;
-		if (i == o->tp.nr_args)
-			return true;
-	}
-	return false;
+	if (x->symbol && y->symbol)
+		return !strcmp(x->symbol, y->symbol) &&
+		       x->rp.kp.offset == y->rp.kp.offset;
+	return !x->symbol && !y->symbol && x->rp.kp.addr == y->rp.kp.addr;
 }
 
-static int append_trace_kprobe(struct trace_kprobe *tk, struct trace_kprobe *to)
-{
-	int ret = trace_probe_compare_arg_type(&tk->tp, &to->tp);
-
-	if (ret) {
-		/* Arguments are words 2 and up. */
-		trace_probe_log_set_index(ret + 1);
-		trace_probe_log_err(0, DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	if (tk_same_probe_exists(to, tk)) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, SAME_PROBE);
-		return -EEXIST;
-	}
-	ret = trace_probe_append(&tk->tp, &to->tp);
-	if (ret)
-		return ret;
-	ret = tk_register_or_wait(tk);
-	if (ret)
-		trace_probe_unlink(&tk->tp);
-	else
-		dyn_event_add(&tk->devent, trace_probe_event_call(&tk->tp));
-	return ret;
-}
 
 static int register_trace_kprobe(struct trace_kprobe *tk)
 {
@@ -861,34 +718,17 @@ static int register_trace_kprobe(struct trace_kprobe *tk)
 	mutex_lock(&event_mutex);
 	old = find_trace_kprobe(trace_probe_name(&tk->tp),
 				trace_probe_group_name(&tk->tp));
-	if (old) {
-		if (tk_is_return(tk) != tk_is_return(old)) {
-			trace_probe_log_set_index(0);
-			trace_probe_log_err(0, DIFF_PROBE_TYPE);
-			ret = -EEXIST;
-		} else {
-			ret = append_trace_kprobe(tk, old);
-		}
-		goto out;
-	}
-
 	tk_init_event(tk);
-	ret = trace_probe_register_event_call(&tk->tp);
-	if (ret) {
-		if (ret == -EEXIST) {
-			trace_probe_log_set_index(0);
-			trace_probe_log_err(0, EVENT_EXIST);
-		} else {
-			pr_warn("Failed to register probe event(%d)\n", ret);
-		}
-		goto out;
+	ret = trace_probe_join_event(&tk->tp, old ? &old->tp : NULL,
+				     old && tk_is_return(old) != tk_is_return(tk),
+				     tk_same_place);
+	if (!ret) {
+		ret = tk_register_or_wait(tk);
+		if (ret)
+			trace_probe_leave_event(&tk->tp);
+		else
+			dyn_event_add(&tk->devent, trace_probe_event_call(&tk->tp));
 	}
-	ret = tk_register_or_wait(tk);
-	if (ret)
-		trace_probe_unregister_event_call(&tk->tp);
-	else
-		dyn_event_add(&tk->devent, trace_probe_event_call(&tk->tp));
-out:
 	mutex_unlock(&event_mutex);
 	return ret;
 }
@@ -1034,6 +874,91 @@ static int parse_maxactive(const char *w0, const char *event, int *maxactive)
 }
 
 /*
+ * "SYM[+OFFS][%return]" of word 1, @symbol cut to "SYM": check it names one
+ * function, and say in @ctx where arguments are read.  A retprobe must be
+ * at an entry; one on a module not loaded yet is checked when it loads.
+ */
+static int tk_parse_symbol(char *symbol, long *offset, bool *is_return,
+			   struct traceprobe_parse_context *ctx)
+{
+	char *pct = strchr(symbol, '%');
+	int where;
+
+	if (pct && strcmp(pct, "%return")) {
+		trace_probe_log_err(pct - symbol, BAD_ADDR_SUFFIX);
+		return -EINVAL;
+	}
+	if (pct) {
+		*pct = '\0';
+		*is_return = true;
+	}
+	where = traceprobe_split_symbol_offset(symbol, offset);
+	if (where || *offset < 0 || *offset > UINT_MAX) {
+		trace_probe_log_err(0, BAD_PROBE_ADDR);
+		return -EINVAL;
+	}
+	where = validate_probe_symbol(symbol);
+	if (where) {
+		__trace_probe_log_err(0, where == -EADDRNOTAVAIL ?
+				      TP_ERR_NON_UNIQ_SYMBOL : TP_ERR_BAD_PROBE_ADDR);
+		return -EINVAL;
+	}
+	where = kprobe_on_func_entry(NULL, symbol, *offset);
+	if (*is_return && where == -EINVAL) {
+		trace_probe_log_err(0, BAD_RETPROBE);
+		return -EINVAL;
+	}
+	if (*is_return)
+		ctx->flags |= TPARG_FL_RETURN;
+	else if (!where)
+		ctx->flags |= TPARG_FL_FENTRY;
+	return 0;
+}
+
+/* The arguments, then the print fmt they make. */
+static int tk_parse_args(struct trace_kprobe *tk, struct probe_words *words,
+			 struct traceprobe_parse_context *ctx)
+{
+	bool ret = tk_is_return(tk);
+	int i, err = 0;
+
+	for (i = 0; i < words->argc && !err; i++) {
+		/* Word i + 2 of the command, for the error log. */
+		trace_probe_log_set_index(i + 2);
+		ctx->offset = 0;
+		err = traceprobe_parse_probe_arg(&tk->tp, i, words->argv[i], ctx);
+	}
+	if (err)
+		return err;
+	if (ret && tk->tp.entry_arg) {
+		tk->rp.entry_handler = kretprobe_entry;
+		tk->rp.data_size = traceprobe_get_entry_data_size(&tk->tp);
+	}
+	return traceprobe_set_print_fmt(&tk->tp, ret ? PROBE_PRINT_RETURN :
+						       PROBE_PRINT_NORMAL);
+}
+
+static void tk_log_reg_error(int err)
+{
+	static const struct {
+		int errno, code;
+	} why[] = {
+		{ -EILSEQ, TP_ERR_BAD_INSN_BNDRY },	/* mid-instruction */
+		{ -ENOENT, TP_ERR_BAD_PROBE_ADDR },	/* no such symbol */
+	};
+	int i, code = TP_ERR_FAIL_REG_PROBE;
+
+	/* Out of memory says it itself; a name clash was logged already. */
+	if (err == -ENOMEM || err == -EEXIST)
+		return;
+	for (i = 0; i < ARRAY_SIZE(why); i++)
+		if (why[i].errno == err)
+			code = why[i].code;
+	trace_probe_log_set_index(1);
+	__trace_probe_log_err(0, code);
+}
+
+/*
  * "p[:[GRP/][EVENT]] [MOD:]SYM[+OFFS][%return]|ADDR [ARGS]"
  * "r[MAXACTIVE][:[GRP/][EVENT]] [MOD:]SYM[+0]|ADDR [ARGS]"
  */
@@ -1041,14 +966,13 @@ static int __trace_kprobe_create(int argc, const char *argv[])
 {
 	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
 	const char *event = NULL, *group = KPROBE_EVENT_SYSTEM;
-	const char **new_argv = NULL;
-	struct trace_kprobe *tk = NULL;
-	char *symbol = NULL, *dbuf = NULL, *suffix;
 	char name[MAX_EVENT_NAME_LEN], gbuf[MAX_EVENT_NAME_LEN];
-	char abuf[MAX_BTF_ARGS_LEN];
+	struct trace_kprobe *tk = NULL;
 	bool is_return = argv[0][0] == 'r';
+	char *symbol = NULL;
+	struct probe_words words = {};
+	int maxactive = 0, ret = 0;
 	unsigned long addr = 0;
-	int i, maxactive = 0, new_argc = 0, ret = 0;
 	long offset = 0;
 
 	if ((argv[0][0] != 'p' && !is_return) || argc < 2)
@@ -1081,38 +1005,9 @@ static int __trace_kprobe_create(int argc, const char *argv[])
 			ret = -ENOMEM;
 			goto out;
 		}
-		suffix = strchr(symbol, '%');
-		if (suffix) {
-			if (strcmp(suffix, "%return")) {
-				trace_probe_log_err(suffix - symbol, BAD_ADDR_SUFFIX);
-				goto parse_error;
-			}
-			*suffix = '\0';
-			is_return = true;
-		}
-		if (traceprobe_split_symbol_offset(symbol, &offset) ||
-		    offset < 0 || offset > UINT_MAX) {
-			trace_probe_log_err(0, BAD_PROBE_ADDR);
+		ret = tk_parse_symbol(symbol, &offset, &is_return, &ctx);
+		if (ret)
 			goto parse_error;
-		}
-		ret = validate_probe_symbol(symbol);
-		if (ret) {
-			if (ret == -EADDRNOTAVAIL)
-				trace_probe_log_err(0, NON_UNIQ_SYMBOL);
-			else
-				trace_probe_log_err(0, BAD_PROBE_ADDR);
-			goto parse_error;
-		}
-		if (is_return)
-			ctx.flags |= TPARG_FL_RETURN;
-		ret = kprobe_on_func_entry(NULL, symbol, offset);
-		if (!ret && !is_return)
-			ctx.flags |= TPARG_FL_FENTRY;
-		/* A symbol not loaded yet (-ENOENT) is checked at registration. */
-		if (ret == -EINVAL && is_return) {
-			trace_probe_log_err(0, BAD_RETPROBE);
-			goto parse_error;
-		}
 		ret = 0;
 	}
 
@@ -1134,96 +1029,51 @@ static int __trace_kprobe_create(int argc, const char *argv[])
 		event = name;
 	}
 
-	argc -= 2;
-	argv += 2;
 	ctx.funcname = symbol;
-	new_argv = traceprobe_expand_meta_args(argc, argv, &new_argc, abuf,
-					       sizeof(abuf), &ctx);
-	if (IS_ERR(new_argv)) {
-		ret = PTR_ERR(new_argv);
-		new_argv = NULL;
-		goto out;
-	}
-	if (new_argv) {
-		argc = new_argc;
-		argv = new_argv;
-	}
-	if (argc > MAX_TRACE_ARGS) {
-		ret = -E2BIG;
-		goto out;
-	}
-	ret = traceprobe_expand_dentry_args(argc, argv, &dbuf);
+	ret = trace_probe_expand_words(&words, argc - 2, argv + 2, &ctx);
 	if (ret)
 		goto out;
 
 	tk = alloc_trace_kprobe(group, event, (void *)addr, symbol, offset,
-				maxactive, argc, is_return);
+				maxactive, words.argc, is_return);
 	if (IS_ERR(tk)) {
 		ret = PTR_ERR(tk);
 		tk = NULL;
 		goto out;
 	}
-
-	for (i = 0; i < argc; i++) {
-		trace_probe_log_set_index(i + 2);
-		ctx.offset = 0;
-		ret = traceprobe_parse_probe_arg(&tk->tp, i, argv[i], &ctx);
-		if (ret)
-			goto error;
-	}
-	if (is_return && tk->tp.entry_arg) {
-		tk->rp.entry_handler = kretprobe_entry;
-		tk->rp.data_size = traceprobe_get_entry_data_size(&tk->tp);
-	}
-
-	ret = traceprobe_set_print_fmt(&tk->tp, is_return ? PROBE_PRINT_RETURN :
-							    PROBE_PRINT_NORMAL);
+	ret = tk_parse_args(tk, &words, &ctx);
 	if (ret)
-		goto error;
-
+		goto out;
 	ret = register_trace_kprobe(tk);
-	if (ret) {
-		trace_probe_log_set_index(1);
-		if (ret == -EILSEQ)
-			trace_probe_log_err(0, BAD_INSN_BNDRY);
-		else if (ret == -ENOENT)
-			trace_probe_log_err(0, BAD_PROBE_ADDR);
-		else if (ret != -ENOMEM && ret != -EEXIST)
-			trace_probe_log_err(0, FAIL_REG_PROBE);
-		goto error;
-	}
-	tk = NULL;
+	if (ret)
+		/* Refused by the kprobes core: say why, under the place. */
+		tk_log_reg_error(ret);
+	else
+		tk = NULL;
 	goto out;
 
 parse_error:
 	ret = -EINVAL;
-error:
-	free_trace_kprobe(tk);
 out:
+	free_trace_kprobe(tk);
 	traceprobe_finish_parse(&ctx);
 	trace_probe_log_clear();
-	kfree(new_argv);
+	trace_probe_free_words(&words);
 	kfree(symbol);
-	kfree(dbuf);
 	return ret;
 }
 
-static int trace_kprobe_create(const char *raw_command)
+static int tk_dyn_create(const char *raw_command)
 {
 	return trace_probe_create(raw_command, __trace_kprobe_create);
 }
 
 static int create_or_delete_trace_kprobe(const char *raw_command)
 {
-	int ret;
-
-	if (raw_command[0] == '-')
-		return dyn_event_release(raw_command, &trace_kprobe_ops);
-	ret = dyn_event_create(raw_command, &trace_kprobe_ops);
-	return ret == -ECANCELED ? -EINVAL : ret;
+	return trace_probe_run_command(raw_command, &trace_kprobe_ops);
 }
 
-static int trace_kprobe_release(struct dyn_event *ev)
+static int tk_dyn_free(struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
 	int ret = unregister_trace_kprobe(tk);
@@ -1233,16 +1083,20 @@ static int trace_kprobe_release(struct dyn_event *ev)
 	return ret;
 }
 
-static int trace_kprobe_show(struct seq_file *m, struct dyn_event *ev)
+/* "p:GRP/EVENT PLACE ARGS" or "r[MAXACTIVE]:GRP/EVENT PLACE ARGS". */
+static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
-	char place[KSYM_NAME_LEN + 16];
+	char kind[16], place[KSYM_NAME_LEN + 16];
 
-	seq_putc(m, tk_is_return(tk) ? 'r' : 'p');
-	if (tk_is_return(tk) && tk->maxactive)
-		seq_printf(m, "%d", tk->maxactive);
+	if (!tk_is_return(tk))
+		strscpy(kind, "p");
+	else if (tk->maxactive)
+		snprintf(kind, sizeof(kind), "r%d", tk->maxactive);
+	else
+		strscpy(kind, "r");
 	tk_place(tk, place, sizeof(place));
-	seq_printf(m, ":%s/%s %s", trace_probe_group_name(&tk->tp),
+	seq_printf(m, "%s:%s/%s %s", kind, trace_probe_group_name(&tk->tp),
 		   trace_probe_name(&tk->tp), place);
 	trace_probe_show_args(m, &tk->tp);
 	seq_putc(m, '\n');
@@ -1300,20 +1154,18 @@ static int add_field_list(struct dynevent_cmd *cmd, va_list args)
 int __kprobe_event_gen_cmd_start(struct dynevent_cmd *cmd, bool kretprobe,
 				 const char *name, const char *loc, ...)
 {
+	struct dynevent_arg word = { .separator = ' ' };
 	char head[MAX_EVENT_NAME_LEN];
-	struct dynevent_arg arg;
 	va_list args;
 	int ret;
 
 	if (cmd->type != DYNEVENT_TYPE_KPROBE || !loc)
 		return -EINVAL;
-	snprintf(head, sizeof(head), "%c:kprobes/%s", kretprobe ? 'r' : 'p', name);
-	ret = dynevent_str_add(cmd, head);
-	if (ret)
-		return ret;
-	dynevent_arg_init(&arg, 0);
-	arg.str = loc;
-	ret = dynevent_arg_add(cmd, &arg, NULL);
+	/* "p:kprobes/NAME LOC": the head, then the place as a word. */
+	snprintf(head, sizeof(head), "%s:%s/%s", kretprobe ? "r" : "p",
+		 KPROBE_EVENT_SYSTEM, name);
+	word.str = loc;
+	ret = dynevent_str_add(cmd, head) ?: dynevent_arg_add(cmd, &word, NULL);
 	if (ret)
 		return ret;
 	va_start(args, loc);
@@ -1361,36 +1213,13 @@ EXPORT_SYMBOL_GPL(kprobe_event_delete);
 
 /* ---- tracefs: kprobe_events and kprobe_profile ------------------------ */
 
-static int probes_seq_show(struct seq_file *m, void *v)
+static int kprobe_events_open(struct inode *inode, struct file *file)
 {
-	struct dyn_event *ev = v;
-
-	return is_trace_kprobe(ev) ? trace_kprobe_show(m, ev) : 0;
+	return trace_probe_events_open(file, &trace_kprobe_ops);
 }
 
-static const struct seq_operations probes_seq_op = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = probes_seq_show,
-};
-
-static int probes_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (ret)
-		return ret;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = dyn_events_release_all(&trace_kprobe_ops);
-		if (ret < 0)
-			return ret;
-	}
-	return seq_open(file, &probes_seq_op);
-}
-
-static ssize_t probes_write(struct file *file, const char __user *buffer,
-			    size_t count, loff_t *ppos)
+static ssize_t kprobe_events_write(struct file *file, const char __user *buffer,
+				   size_t count, loff_t *ppos)
 {
 	return trace_parse_run_command(file, buffer, count, ppos,
 				       create_or_delete_trace_kprobe);
@@ -1398,43 +1227,32 @@ static ssize_t probes_write(struct file *file, const char __user *buffer,
 
 static const struct file_operations kprobe_events_ops = {
 	.owner = THIS_MODULE,
-	.open = probes_open,
+	.open = kprobe_events_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
-	.write = probes_write,
+	.write = kprobe_events_write,
 };
 
-static int profile_seq_show(struct seq_file *m, void *v)
+/* "  EVENT  HITS  MISSES", the columns aligned. */
+static int tk_profile_show(struct seq_file *m, struct dyn_event *ev)
 {
-	struct dyn_event *ev = v;
-	struct trace_kprobe *tk;
+	struct trace_kprobe *tk = dyn_to_tk(ev);
 
-	if (!is_trace_kprobe(ev))
-		return 0;
-	tk = to_trace_kprobe(ev);
-	seq_printf(m, "  %-44s %15lu %15lu\n", trace_probe_name(&tk->tp),
-		   tk_nhit(tk), tk_missed(tk));
+	if (tk)
+		seq_printf(m, "  %-44s %15lu %15lu\n", trace_probe_name(&tk->tp),
+			   tk_nhit(tk), tk_missed(tk));
 	return 0;
 }
 
-static const struct seq_operations profile_seq_op = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = profile_seq_show,
-};
-
-static int profile_open(struct inode *inode, struct file *file)
+static int kprobe_profile_open(struct inode *inode, struct file *file)
 {
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	return ret ?: seq_open(file, &profile_seq_op);
+	return trace_probe_profile_open(file, tk_profile_show);
 }
 
 static const struct file_operations kprobe_profile_ops = {
 	.owner = THIS_MODULE,
-	.open = profile_open,
+	.open = kprobe_profile_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
@@ -1523,28 +1341,50 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 			u64 *probe_addr, unsigned long *missed,
 			bool perf_type_tracepoint)
 {
-	const char *pevent = trace_event_name(event->tp_event);
-	const char *group = event->tp_event->class->system;
+	struct trace_event_call *call = event->tp_event;
 	struct trace_kprobe *tk;
 
-	if (perf_type_tracepoint)
-		tk = find_trace_kprobe(pevent, group);
-	else
-		tk = tk_primary(event->tp_event);
+	/* A tracefs event by its name; perf's own kprobe event directly. */
+	tk = perf_type_tracepoint ?
+		find_trace_kprobe(trace_event_name(call), call->class->system) :
+		tk_primary(call);
 	if (!tk)
 		return -EINVAL;
-	*fd_type = tk_is_return(tk) ? BPF_FD_TYPE_KRETPROBE : BPF_FD_TYPE_KPROBE;
-	*probe_offset = tk->rp.kp.offset;
-	*probe_addr = kallsyms_show_value(current_cred()) ?
-		      (unsigned long)tk->rp.kp.addr : 0;
 	*symbol = tk->symbol;
+	*probe_offset = tk->rp.kp.offset;
+	/* The address is as secret as the kallsyms of the reader. */
+	*probe_addr = 0;
+	if (kallsyms_show_value(current_cred()))
+		*probe_addr = (unsigned long)tk->rp.kp.addr;
+	*fd_type = BPF_FD_TYPE_KPROBE;
+	if (tk_is_return(tk))
+		*fd_type = BPF_FD_TYPE_KRETPROBE;
 	if (missed)
 		*missed = tk_missed(tk);
 	return 0;
 }
 #endif
 
+static struct dyn_event_operations trace_kprobe_ops = {
+	.create = tk_dyn_create,
+	.show = tk_dyn_show,
+	.is_busy = tk_dyn_busy,
+	.free = tk_dyn_free,
+	.match = tk_dyn_match,
+};
+
 /* ---- Start-up ---------------------------------------------------------- */
+
+/* kprobe_event=DEF[;DEF...]: created once tracefs is up, and enabled. */
+static char kprobe_boot_events_buf[COMMAND_LINE_SIZE] __initdata;
+
+static int __init set_kprobe_boot_events(char *str)
+{
+	strscpy(kprobe_boot_events_buf, str, COMMAND_LINE_SIZE);
+	disable_tracing_selftest("running kprobe events");
+	return 1;
+}
+__setup("kprobe_event=", set_kprobe_boot_events);
 
 static __init void create_boot_kprobe_events(void)
 {

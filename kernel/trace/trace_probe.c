@@ -18,7 +18,10 @@
 #include <linux/kallsyms.h>
 #include <linux/string.h>
 
+#include <linux/security.h>
+
 #include "trace_btf.h"
+#include "trace_dynevent.h"
 #include "trace_probe.h"
 
 static const char *const probe_error_text[TP_ERR_NR] = {
@@ -157,6 +160,30 @@ void trace_probe_log_set_index(int index)
 }
 
 /**
+ * trace_probe_join_words - the words of a command, as one string
+ * @argc: words
+ * @argv: the words
+ *
+ * Return: them joined by single spaces, to kfree(), or NULL.
+ */
+char *trace_probe_join_words(int argc, const char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+	int i;
+
+	for (i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = kmalloc(len, GFP_KERNEL);
+	if (!s)
+		return NULL;
+	*s = '\0';
+	for (i = 0, p = s; i < argc; i++)
+		p += sprintf(p, "%s%s", i ? " " : "", argv[i]);
+	return s;
+}
+
+/**
  * __trace_probe_log_err - log an error of the current command
  * @offset: byte offset of the bad token in the current word
  * @err: a TP_ERR_* code
@@ -164,7 +191,7 @@ void trace_probe_log_set_index(int index)
 void __trace_probe_log_err(int offset, int err)
 {
 	int i, len = 0, pos = 0;
-	char *cmd, *p;
+	char *cmd;
 
 	lockdep_assert_held(&dyn_event_ops_mutex);
 	if (!probe_log.argv || !probe_log.argc || err < 0 || err >= TP_ERR_NR)
@@ -181,12 +208,9 @@ void __trace_probe_log_err(int offset, int err)
 	probe_log.last_err = err;
 	probe_log.last_pos = pos;
 
-	cmd = kmalloc(len, GFP_KERNEL);
+	cmd = trace_probe_join_words(probe_log.argc, probe_log.argv);
 	if (!cmd)
 		return;
-	for (i = 0, p = cmd; i < probe_log.argc; i++)
-		p += sprintf(p, "%s%s", i ? " " : "", probe_log.argv[i]);
-
 	tracing_log_err(NULL, probe_log.subsystem, cmd,
 			(const char **)probe_error_text, err, pos);
 	kfree(cmd);
@@ -1438,27 +1462,25 @@ static int find_arg_vars(int argc, const char *argv[], int *star,
 	return found;
 }
 
+/* Put parameter @idx's name, then @suffix, in @buf; return the bytes used. */
 static int print_param_name(char *buf, int size, int idx, const char *suffix,
 			    struct traceprobe_parse_context *ctx)
 {
-	const char *name;
+	const char *name = NULL;
 	int len;
 
-	if (idx >= ctx->nr_params) {
-		trace_probe_log_err(0, NO_BTFARG);
-		return -ENOENT;
-	}
-	name = btf_name_by_offset(ctx->btf, ctx->params[idx].name_off);
+	if (idx < ctx->nr_params)
+		name = btf_name_by_offset(ctx->btf, ctx->params[idx].name_off);
 	if (!name) {
-		trace_probe_log_err(0, NO_BTF_ENTRY);
+		__trace_probe_log_err(0, idx < ctx->nr_params ?
+				      TP_ERR_NO_BTF_ENTRY : TP_ERR_NO_BTFARG);
 		return -ENOENT;
 	}
-	len = snprintf(buf, size, "%s%s", name, suffix);
-	if (len >= size) {
-		trace_probe_log_err(0, ARGS_2LONG);
-		return -E2BIG;
-	}
-	return len + 1;
+	len = snprintf(buf, size, "%s%s", name, suffix) + 1;
+	if (len <= size)
+		return len;
+	trace_probe_log_err(0, ARGS_2LONG);
+	return -E2BIG;
 }
 
 /**
@@ -1602,6 +1624,47 @@ int traceprobe_expand_dentry_args(int argc, const char *argv[], char **buf)
 	}
 	*buf = space;
 	return 0;
+}
+
+/**
+ * trace_probe_expand_words - a command's argument words, expanded
+ * @w: where the words go; release with trace_probe_free_words()
+ * @argc: the argument words
+ * @argv: the words; %pd and %pD words are rewritten in place
+ * @ctx: the probe point ($arg* and $argN are named by its BTF)
+ *
+ * Return: 0, or a negative errno with the error logged.
+ */
+int trace_probe_expand_words(struct probe_words *w, int argc, const char **argv,
+			     struct traceprobe_parse_context *ctx)
+{
+	const char **named;
+
+	w->argc = argc;
+	w->argv = argv;
+	named = traceprobe_expand_meta_args(argc, argv, &w->argc, w->names,
+					    sizeof(w->names), ctx);
+	if (IS_ERR(named))
+		return PTR_ERR(named);
+	if (named) {
+		w->named = named;
+		w->argv = named;
+	}
+	if (w->argc > MAX_TRACE_ARGS)
+		return -E2BIG;
+	return traceprobe_expand_dentry_args(w->argc, w->argv, &w->dentry);
+}
+
+/**
+ * trace_probe_free_words - release what trace_probe_expand_words() took
+ * @w: the words
+ */
+void trace_probe_free_words(struct probe_words *w)
+{
+	kfree(w->named);
+	kfree(w->dentry);
+	w->named = NULL;
+	w->dentry = NULL;
 }
 
 /* ---- The event's format, fields and trace output ---------------------- */
@@ -2035,6 +2098,188 @@ bool trace_probe_match_command_args(struct trace_probe *tp,
 			return false;
 	}
 	return true;
+}
+
+/**
+ * trace_probe_update_args - resolve the symbols a probe's arguments name
+ * @tp: the probe
+ *
+ * Return: 0, or -ENOENT if a symbol is not (yet) in the kernel.
+ */
+int trace_probe_update_args(struct trace_probe *tp)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < tp->nr_args && !ret; i++)
+		ret = traceprobe_update_arg(&tp->args[i]);
+	return ret;
+}
+
+static bool same_arg_texts(struct trace_probe *a, struct trace_probe *b)
+{
+	unsigned int i;
+
+	for (i = 0; i < a->nr_args; i++)
+		if (strcmp(a->args[i].comm, b->args[i].comm))
+			return false;
+	return true;
+}
+
+/**
+ * trace_probe_join_event - give a new probe its event
+ * @tp: the new probe, its event from trace_probe_init() set up
+ * @old: a probe of the event already named like @tp's, or NULL
+ * @other_kind: @old is not of @tp's kind (entry or return)
+ * @same_place: tells whether two probes probe the same place
+ *
+ * Without @old, @tp's event is registered.  With it, @tp joins @old's
+ * event if its arguments have the same names and types, and no probe of
+ * that event already probes @tp's place with @tp's arguments.  Call with
+ * event_mutex held, during a command: refusals are logged.
+ *
+ * Return: 0, or -EEXIST or another negative errno.
+ */
+int trace_probe_join_event(struct trace_probe *tp, struct trace_probe *old,
+			   bool other_kind,
+			   bool (*same_place)(struct trace_probe *,
+					      struct trace_probe *))
+{
+	struct trace_probe *pos;
+	int which;
+
+	if (!old) {
+		which = trace_probe_register_event_call(tp);
+		if (which == -EEXIST) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, EVENT_EXIST);
+		} else if (which) {
+			pr_warn("Failed to register probe event(%d)\n", which);
+		}
+		return which;
+	}
+	if (other_kind) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(0, DIFF_PROBE_TYPE);
+		return -EEXIST;
+	}
+	which = trace_probe_compare_arg_type(tp, old);
+	if (which) {
+		/* Argument i (from 1) is word i + 1 of the command. */
+		trace_probe_log_set_index(which + 1);
+		trace_probe_log_err(0, DIFF_ARG_TYPE);
+		return -EEXIST;
+	}
+	list_for_each_entry(pos, &old->event->probes, list) {
+		if (same_place(pos, tp) && same_arg_texts(pos, tp)) {
+			trace_probe_log_set_index(0);
+			trace_probe_log_err(0, SAME_PROBE);
+			return -EEXIST;
+		}
+	}
+	return trace_probe_append(tp, old);
+}
+
+/**
+ * trace_probe_leave_event - undo trace_probe_join_event()
+ * @tp: the probe
+ */
+void trace_probe_leave_event(struct trace_probe *tp)
+{
+	if (trace_probe_has_sibling(tp))
+		trace_probe_unlink(tp);
+	else
+		trace_probe_unregister_event_call(tp);
+}
+
+/**
+ * trace_probe_run_command - run a line of kprobe_events or uprobe_events
+ * @raw_command: the line
+ * @ops: the kind of dynamic event the file defines
+ *
+ * Return: 0 or a negative errno; -EINVAL for a line that is not of @ops'
+ * kind at all.
+ */
+int trace_probe_run_command(const char *raw_command,
+			    struct dyn_event_operations *ops)
+{
+	int ret;
+
+	if (raw_command[0] == '-')
+		return dyn_event_release(raw_command, ops);
+	ret = dyn_event_create(raw_command, ops);
+	return ret == -ECANCELED ? -EINVAL : ret;
+}
+
+/* kprobe_events and uprobe_events list the dynamic events of one kind. */
+static int probe_events_show(struct seq_file *m, void *v)
+{
+	struct dyn_event *ev = v;
+
+	return ev->ops == m->private ? ev->ops->show(m, ev) : 0;
+}
+
+static const struct seq_operations probe_events_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = probe_events_show,
+};
+
+/**
+ * trace_probe_events_open - open kprobe_events or uprobe_events
+ * @file: the file
+ * @ops: the kind of dynamic event it lists and defines
+ *
+ * Opening it to write with O_TRUNC first removes every event of the kind.
+ *
+ * Return: 0 or a negative errno.
+ */
+int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops)
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		ret = dyn_events_release_all(ops);
+	if (ret < 0)
+		return ret;
+	ret = seq_open(file, &probe_events_seq_ops);
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = ops;
+	return ret;
+}
+
+static int probe_profile_show(struct seq_file *m, void *v)
+{
+	int (*show)(struct seq_file *m, struct dyn_event *ev) = m->private;
+
+	return show(m, v);
+}
+
+static const struct seq_operations probe_profile_seq_ops = {
+	.start = dyn_event_seq_start,
+	.next = dyn_event_seq_next,
+	.stop = dyn_event_seq_stop,
+	.show = probe_profile_show,
+};
+
+/**
+ * trace_probe_profile_open - open kprobe_profile or uprobe_profile
+ * @file: the file
+ * @show: prints one dynamic event's line, if it is of the file's kind
+ *
+ * Return: 0 or a negative errno.
+ */
+int trace_probe_profile_open(struct file *file,
+			     int (*show)(struct seq_file *m, struct dyn_event *ev))
+{
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (!ret)
+		ret = seq_open(file, &probe_profile_seq_ops);
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = show;
+	return ret;
 }
 
 /**

@@ -364,6 +364,26 @@ const char **traceprobe_expand_meta_args(int argc, const char *argv[],
 					 struct traceprobe_parse_context *ctx);
 int traceprobe_expand_dentry_args(int argc, const char *argv[], char **buf);
 void traceprobe_finish_parse(struct traceprobe_parse_context *ctx);
+
+/**
+ * struct probe_words - the argument words of a command, expanded
+ * @argc: words
+ * @argv: the words
+ * @named: the array @argv is when $arg* or $argN were replaced
+ * @dentry: the text of rewritten %pd and %pD words
+ * @names: the text of the parameter names put in
+ */
+struct probe_words {
+	int		argc;
+	const char	**argv;
+	const char	**named;
+	char		*dentry;
+	char		names[MAX_BTF_ARGS_LEN];
+};
+
+int trace_probe_expand_words(struct probe_words *w, int argc, const char **argv,
+			     struct traceprobe_parse_context *ctx);
+void trace_probe_free_words(struct probe_words *w);
 int traceprobe_update_arg(struct probe_arg *arg);
 void traceprobe_free_probe_arg(struct probe_arg *arg);
 int traceprobe_split_symbol_offset(char *symbol, long *offset);
@@ -396,9 +416,22 @@ int trace_probe_remove_file(struct trace_probe *tp,
 struct event_file_link *trace_probe_get_file_link(struct trace_probe *tp,
 						  struct trace_event_file *file);
 int trace_probe_compare_arg_type(struct trace_probe *a, struct trace_probe *b);
+int trace_probe_update_args(struct trace_probe *tp);
+int trace_probe_join_event(struct trace_probe *tp, struct trace_probe *old,
+			   bool other_kind,
+			   bool (*same_place)(struct trace_probe *,
+					      struct trace_probe *));
+void trace_probe_leave_event(struct trace_probe *tp);
 bool trace_probe_match_command_args(struct trace_probe *tp,
 				    int argc, const char **argv);
 int trace_probe_create(const char *raw_command, int (*createfn)(int, const char **));
+struct dyn_event;
+struct dyn_event_operations;
+int trace_probe_run_command(const char *raw_command,
+			    struct dyn_event_operations *ops);
+int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops);
+int trace_probe_profile_open(struct file *file,
+			     int (*show)(struct seq_file *m, struct dyn_event *ev));
 void trace_probe_show_args(struct seq_file *m, struct trace_probe *tp);
 int traceprobe_get_entry_data_size(struct trace_probe *tp);
 void store_trace_entry_data(void *edata, struct trace_probe *tp,
@@ -485,6 +518,7 @@ void trace_probe_log_init(const char *subsystem, int argc, const char **argv);
 void trace_probe_log_set_index(int index);
 void trace_probe_log_clear(void);
 void __trace_probe_log_err(int offset, int err);
+char *trace_probe_join_words(int argc, const char **argv);
 
 #define trace_probe_log_err(offs, err)	\
 	__trace_probe_log_err(offs, TP_ERR_##err)

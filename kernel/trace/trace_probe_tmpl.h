@@ -213,44 +213,41 @@ static nokprobe_inline int probe_args_dynsize(struct trace_probe *tp,
 	return total;
 }
 
-static nokprobe_inline void fetch_bitfield(const struct fetch_prog *p, void *dest)
+/* A u8, u16, u32 or u64 at @p, by @size. */
+static nokprobe_inline u64 fetch_get_sized(const void *p, unsigned int size)
 {
-	u64 v;
-
-	switch (p->bf_size) {
-	case 1:
-		*(u8 *)dest = (u8)(*(u8 *)dest << p->bf_lshift) >> p->bf_rshift;
-		break;
-	case 2:
-		*(u16 *)dest = (u16)(*(u16 *)dest << p->bf_lshift) >> p->bf_rshift;
-		break;
-	case 4:
-		*(u32 *)dest = (*(u32 *)dest << p->bf_lshift) >> p->bf_rshift;
-		break;
-	case 8:
-		v = *(u64 *)dest;
-		*(u64 *)dest = (v << p->bf_lshift) >> p->bf_rshift;
-		break;
-	}
+	if (size == 1)
+		return *(const u8 *)p;
+	if (size == 2)
+		return *(const u16 *)p;
+	if (size == 4)
+		return *(const u32 *)p;
+	return *(const u64 *)p;
 }
 
-static nokprobe_inline void fetch_store_raw(unsigned long val, void *dest,
-					    unsigned int size)
+static nokprobe_inline void fetch_put_sized(void *p, u64 v, unsigned int size)
 {
-	switch (size) {
-	case 1:
-		*(u8 *)dest = val;
-		break;
-	case 2:
-		*(u16 *)dest = val;
-		break;
-	case 4:
-		*(u32 *)dest = val;
-		break;
-	default:
-		*(u64 *)dest = val;
-		break;
-	}
+	if (size == 1)
+		*(u8 *)p = v;
+	else if (size == 2)
+		*(u16 *)p = v;
+	else if (size == 4)
+		*(u32 *)p = v;
+	else
+		*(u64 *)p = v;
+}
+
+/*
+ * Keep only the bitfield of the stored container: the shifts are for the
+ * container's width; as a u64, both grow by the bits it lacks.
+ */
+static nokprobe_inline void fetch_bitfield(const struct fetch_prog *p, void *dest)
+{
+	unsigned int pad = 64 - 8 * p->bf_size;
+	u64 v = fetch_get_sized(dest, p->bf_size);
+
+	v = (v << (p->bf_lshift + pad)) >> (p->bf_rshift + pad);
+	fetch_put_sized(dest, v, p->bf_size);
 }
 
 /* Store one string at *@loc's place; return the bytes it took. */
@@ -316,7 +313,7 @@ static nokprobe_inline int fetch_arg_store(const struct probe_arg *a,
 	}
 
 	if (p->store == FETCH_STORE_RAW) {
-		fetch_store_raw(target, dest, p->size);
+		fetch_put_sized(dest, target, p->size);
 	} else {
 		for (i = 0; i < n; i++) {
 			void *d = dest + i * p->size;

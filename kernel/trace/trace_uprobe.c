@@ -55,42 +55,30 @@ struct trace_uprobe_filter {
 
 /**
  * struct trace_uprobe - a uprobe event definition
- * @devent: its entry in the dynamic event list
- * @consumer: what the uprobes core calls on a hit
- * @path: the probed file
- * @filename: its name as given
- * @uprobe: the uprobe while the event is enabled
  * @offset: the file offset probed
  * @ref_ctr_offset: file offset of its SDT semaphore, or 0
+ * @path: the probed file
+ * @filename: its name as given
+ * @consumer: what the uprobes core calls on a hit
+ * @uprobe: the uprobe while the event is enabled
  * @nhits: hits per CPU, for uprobe_profile
+ * @devent: its entry in the dynamic event list
  * @tp: the event side; must be last, its arguments follow it
  */
 struct trace_uprobe {
-	struct dyn_event		devent;
-	struct uprobe_consumer		consumer;
-	struct path			path;
-	char				*filename;
-	struct uprobe			*uprobe;
 	unsigned long			offset;
 	unsigned long			ref_ctr_offset;
+	struct path			path;
+	char				*filename;
+	struct uprobe_consumer		consumer;
+	struct uprobe			*uprobe;
 	unsigned long __percpu		*nhits;
+	struct dyn_event		devent;
 	struct trace_probe		tp;
 };
 
-static int trace_uprobe_create(const char *raw_command);
-static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev);
-static int trace_uprobe_release(struct dyn_event *ev);
-static bool trace_uprobe_is_busy(struct dyn_event *ev);
-static bool trace_uprobe_match(const char *system, const char *event,
-			       int argc, const char **argv, struct dyn_event *ev);
-
-static struct dyn_event_operations trace_uprobe_ops = {
-	.create = trace_uprobe_create,
-	.show = trace_uprobe_show,
-	.is_busy = trace_uprobe_is_busy,
-	.free = trace_uprobe_release,
-	.match = trace_uprobe_match,
-};
+/* Defined at the end: how dynamic_events creates, shows and frees ours. */
+static struct dyn_event_operations trace_uprobe_ops;
 
 static bool is_trace_uprobe(struct dyn_event *ev)
 {
@@ -125,7 +113,7 @@ static struct trace_uprobe *tu_primary(struct trace_event_call *call)
 	return tp ? container_of(tp, struct trace_uprobe, tp) : NULL;
 }
 
-static bool trace_uprobe_is_busy(struct dyn_event *ev)
+static bool tu_dyn_busy(struct dyn_event *ev)
 {
 	return trace_probe_is_enabled(&to_trace_uprobe(ev)->tp);
 }
@@ -140,7 +128,7 @@ static void tu_place(struct trace_uprobe *tu, char *buf, size_t size)
 		snprintf(buf + n, size - n, "(0x%lx)", tu->ref_ctr_offset);
 }
 
-static bool trace_uprobe_match(const char *system, const char *event,
+static bool tu_dyn_match(const char *system, const char *event,
 			       int argc, const char **argv, struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
@@ -572,29 +560,32 @@ static int uprobe_perf_open(struct trace_event_call *call,
 }
 #endif
 
+/*
+ * The event core's requests.  Tracing and perf each need the uprobes in;
+ * perf also tells which processes it watches, and the breakpoints follow.
+ */
 static int trace_uprobe_register(struct trace_event_call *event,
 				 enum trace_reg type, void *data)
 {
-	switch (type) {
-	case TRACE_REG_REGISTER:
+	if (type == TRACE_REG_REGISTER)
 		return probe_event_enable(event, data, NULL);
-	case TRACE_REG_UNREGISTER:
+	if (type == TRACE_REG_UNREGISTER) {
 		probe_event_disable(event, data);
 		return 0;
+	}
 #ifdef CONFIG_PERF_EVENTS
-	case TRACE_REG_PERF_REGISTER:
+	if (type == TRACE_REG_PERF_REGISTER)
 		return probe_event_enable(event, NULL, uprobe_perf_filter);
-	case TRACE_REG_PERF_UNREGISTER:
+	if (type == TRACE_REG_PERF_UNREGISTER) {
 		probe_event_disable(event, NULL);
 		return 0;
-	case TRACE_REG_PERF_OPEN:
+	}
+	if (type == TRACE_REG_PERF_OPEN)
 		return uprobe_perf_open(event, data);
-	case TRACE_REG_PERF_CLOSE:
+	if (type == TRACE_REG_PERF_CLOSE)
 		return uprobe_perf_close(event, data);
 #endif
-	default:
-		return 0;
-	}
+	return 0;
 }
 
 static void tu_init_event(struct trace_uprobe *tu)
@@ -613,11 +604,24 @@ static void free_trace_uprobe(struct trace_uprobe *tu)
 {
 	if (!tu)
 		return;
-	path_put(&tu->path);
 	trace_probe_cleanup(&tu->tp);
-	kfree(tu->filename);
 	free_percpu(tu->nhits);
+	/* An allocated probe not given a place yet has a zeroed path. */
+	path_put(&tu->path);
+	kfree(tu->filename);
 	kfree(tu);
+}
+
+/* The regular file @name names: 0, its lookup's error, or -EINVAL. */
+static int tu_find_file(const char *name, struct path *path)
+{
+	int ret = kern_path(name, LOOKUP_FOLLOW, path);
+
+	if (!ret && !d_is_reg(path->dentry)) {
+		path_put(path);
+		ret = -EINVAL;
+	}
+	return ret;
 }
 
 static struct trace_uprobe *alloc_trace_uprobe(const char *group,
@@ -681,45 +685,16 @@ static int unregister_trace_uprobe(struct trace_uprobe *tu)
 	return 0;
 }
 
-static bool tu_same_probe_exists(struct trace_uprobe *to, struct trace_uprobe *tu)
+/* Do two probes of an event probe the same place? */
+static bool tu_same_place(struct trace_probe *a, struct trace_probe *b)
 {
-	struct inode *inode = d_real_inode(tu->path.dentry);
-	struct trace_probe *pos;
-	unsigned int i;
+	struct trace_uprobe *x = container_of(a, struct trace_uprobe, tp);
+	struct trace_uprobe *y = container_of(b, struct trace_uprobe, tp);
 
-	list_for_each_entry(pos, trace_probe_probe_list(&to->tp), list) {
-		struct trace_uprobe *o = container_of(pos, struct trace_uprobe, tp);
-
-		if (d_real_inode(o->path.dentry) != inode || o->offset != tu->offset)
-			continue;
-		for (i = 0; i < o->tp.nr_args; i++)
-			if (strcmp(o->tp.args[i].comm, tu->tp.args[i].comm))
-				break;
-		if (i == o->tp.nr_args)
-			return true;
-	}
-	return false;
+	return x->offset == y->offset &&
+	       d_real_inode(x->path.dentry) == d_real_inode(y->path.dentry);
 }
 
-static int append_trace_uprobe(struct trace_uprobe *tu, struct trace_uprobe *to)
-{
-	int ret = trace_probe_compare_arg_type(&tu->tp, &to->tp);
-
-	if (ret) {
-		trace_probe_log_set_index(ret + 1);
-		trace_probe_log_err(0, DIFF_ARG_TYPE);
-		return -EEXIST;
-	}
-	if (tu_same_probe_exists(to, tu)) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(0, SAME_PROBE);
-		return -EEXIST;
-	}
-	ret = trace_probe_append(&tu->tp, &to->tp);
-	if (!ret)
-		dyn_event_add(&tu->devent, trace_probe_event_call(&tu->tp));
-	return ret;
-}
 
 /* One place in a file has one SDT semaphore: all its probes must agree. */
 static int check_ref_ctr_offset(struct trace_uprobe *tu)
@@ -747,33 +722,17 @@ static int register_trace_uprobe(struct trace_uprobe *tu)
 
 	mutex_lock(&event_mutex);
 	ret = check_ref_ctr_offset(tu);
-	if (ret)
-		goto out;
-	old = find_probe_event(trace_probe_name(&tu->tp),
-			       trace_probe_group_name(&tu->tp));
-	if (old) {
-		if (tu_is_return(tu) != tu_is_return(old)) {
-			trace_probe_log_set_index(0);
-			trace_probe_log_err(0, DIFF_PROBE_TYPE);
-			ret = -EEXIST;
-		} else {
-			ret = append_trace_uprobe(tu, old);
-		}
-		goto out;
+	if (!ret) {
+		old = find_probe_event(trace_probe_name(&tu->tp),
+				       trace_probe_group_name(&tu->tp));
+		tu_init_event(tu);
+		ret = trace_probe_join_event(&tu->tp, old ? &old->tp : NULL,
+					     old && tu_is_return(old) != tu_is_return(tu),
+					     tu_same_place);
 	}
-	tu_init_event(tu);
-	ret = trace_probe_register_event_call(&tu->tp);
-	if (ret) {
-		if (ret == -EEXIST) {
-			trace_probe_log_set_index(0);
-			trace_probe_log_err(0, EVENT_EXIST);
-		} else {
-			pr_warn("Failed to register probe event(%d)\n", ret);
-		}
-		goto out;
-	}
-	dyn_event_add(&tu->devent, trace_probe_event_call(&tu->tp));
-out:
+	/* The uprobe itself is put in when the event is enabled. */
+	if (!ret)
+		dyn_event_add(&tu->devent, trace_probe_event_call(&tu->tp));
 	mutex_unlock(&event_mutex);
 	return ret;
 }
@@ -822,6 +781,25 @@ static int parse_uprobe_place(char *word, char *spec, unsigned long *offset,
 	return 0;
 }
 
+/* The arguments (words 2 and up), then the print fmt they make. */
+static int tu_parse_args(struct trace_uprobe *tu, int argc, const char **argv)
+{
+	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_USER };
+	int i, ret = 0;
+
+	if (tu_is_return(tu))
+		ctx.flags |= TPARG_FL_RETURN;
+	for (i = 0; i < argc && !ret; i++) {
+		trace_probe_log_set_index(i + 2);
+		ret = traceprobe_parse_probe_arg(&tu->tp, i, argv[i], &ctx);
+	}
+	traceprobe_finish_parse(&ctx);
+	if (ret)
+		return ret;
+	return traceprobe_set_print_fmt(&tu->tp, tu_is_return(tu) ?
+					PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL);
+}
+
 /* "p|r[:[GRP/]EVENT] PATH:OFFSET[%return][(REF)] [ARGS]" */
 static int __trace_uprobe_create(int argc, const char **argv)
 {
@@ -832,7 +810,7 @@ static int __trace_uprobe_create(int argc, const char **argv)
 	bool is_return = argv[0][0] == 'r';
 	char *filename, *spec;
 	struct path path;
-	int i, ret;
+	int ret;
 
 	if ((argv[0][0] != 'p' && !is_return) || argc < 2)
 		return -ECANCELED;
@@ -856,17 +834,13 @@ static int __trace_uprobe_create(int argc, const char **argv)
 	trace_probe_log_init("trace_uprobe", argc, argv);
 	trace_probe_log_set_index(1);
 	*spec++ = '\0';
-	ret = kern_path(filename, LOOKUP_FOLLOW, &path);
+	ret = tu_find_file(filename, &path);
 	if (ret) {
-		trace_probe_log_err(0, FILE_NOT_FOUND);
+		__trace_probe_log_err(0, ret == -EINVAL ? TP_ERR_NO_REGULAR_FILE :
+							  TP_ERR_FILE_NOT_FOUND);
 		kfree(filename);
 		trace_probe_log_clear();
 		return ret;
-	}
-	if (!d_is_reg(path.dentry)) {
-		trace_probe_log_err(0, NO_REGULAR_FILE);
-		ret = -EINVAL;
-		goto fail_place;
 	}
 	ret = parse_uprobe_place(filename, spec, &offset, &ref, &is_return);
 	if (ret)
@@ -887,39 +861,21 @@ static int __trace_uprobe_create(int argc, const char **argv)
 		event = name;
 	}
 
-	argc -= 2;
-	argv += 2;
-	tu = alloc_trace_uprobe(group, event, argc, is_return);
+	tu = alloc_trace_uprobe(group, event, argc - 2, is_return);
 	if (IS_ERR(tu)) {
 		ret = PTR_ERR(tu);
 		goto fail_place;
 	}
-	tu->offset = offset;
-	tu->ref_ctr_offset = ref;
+	/* The probe owns the path and the name from here. */
 	tu->path = path;
 	tu->filename = filename;
-
-	for (i = 0; i < argc; i++) {
-		struct traceprobe_parse_context ctx = {
-			.flags = (is_return ? TPARG_FL_RETURN : 0) | TPARG_FL_USER,
-		};
-
-		trace_probe_log_set_index(i + 2);
-		ret = traceprobe_parse_probe_arg(&tu->tp, i, argv[i], &ctx);
-		traceprobe_finish_parse(&ctx);
-		if (ret)
-			goto fail;
-	}
-	ret = traceprobe_set_print_fmt(&tu->tp, is_return ? PROBE_PRINT_RETURN :
-							    PROBE_PRINT_NORMAL);
-	if (ret)
-		goto fail;
-	ret = register_trace_uprobe(tu);
+	tu->offset = offset;
+	tu->ref_ctr_offset = ref;
+	ret = tu_parse_args(tu, argc - 2, argv + 2);
 	if (!ret)
-		goto out;
-fail:
-	free_trace_uprobe(tu);
-out:
+		ret = register_trace_uprobe(tu);
+	if (ret)
+		free_trace_uprobe(tu);
 	trace_probe_log_clear();
 	return ret;
 
@@ -930,27 +886,22 @@ fail_place:
 	return ret;
 }
 
-static int trace_uprobe_create(const char *raw_command)
+static int tu_dyn_create(const char *raw_command)
 {
 	return trace_probe_create(raw_command, __trace_uprobe_create);
 }
 
 static int create_or_delete_trace_uprobe(const char *raw_command)
 {
-	int ret;
-
-	if (raw_command[0] == '-')
-		return dyn_event_release(raw_command, &trace_uprobe_ops);
-	ret = dyn_event_create(raw_command, &trace_uprobe_ops);
-	return ret == -ECANCELED ? -EINVAL : ret;
+	return trace_probe_run_command(raw_command, &trace_uprobe_ops);
 }
 
-static int trace_uprobe_release(struct dyn_event *ev)
+static int tu_dyn_free(struct dyn_event *ev)
 {
 	return unregister_trace_uprobe(to_trace_uprobe(ev));
 }
 
-static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
+static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
 	char place[MAX_ARGSTR_LEN + 1];
@@ -966,36 +917,13 @@ static int trace_uprobe_show(struct seq_file *m, struct dyn_event *ev)
 
 /* ---- tracefs: uprobe_events and uprobe_profile ------------------------ */
 
-static int probes_seq_show(struct seq_file *m, void *v)
+static int uprobe_events_open(struct inode *inode, struct file *file)
 {
-	struct dyn_event *ev = v;
-
-	return is_trace_uprobe(ev) ? trace_uprobe_show(m, ev) : 0;
+	return trace_probe_events_open(file, &trace_uprobe_ops);
 }
 
-static const struct seq_operations probes_seq_op = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = probes_seq_show,
-};
-
-static int probes_open(struct inode *inode, struct file *file)
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (ret)
-		return ret;
-	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC)) {
-		ret = dyn_events_release_all(&trace_uprobe_ops);
-		if (ret)
-			return ret;
-	}
-	return seq_open(file, &probes_seq_op);
-}
-
-static ssize_t probes_write(struct file *file, const char __user *buffer,
-			    size_t count, loff_t *ppos)
+static ssize_t uprobe_events_write(struct file *file, const char __user *buffer,
+				   size_t count, loff_t *ppos)
 {
 	return trace_parse_run_command(file, buffer, count, ppos,
 				       create_or_delete_trace_uprobe);
@@ -1003,23 +931,22 @@ static ssize_t probes_write(struct file *file, const char __user *buffer,
 
 static const struct file_operations uprobe_events_ops = {
 	.owner = THIS_MODULE,
-	.open = probes_open,
+	.open = uprobe_events_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
-	.write = probes_write,
+	.write = uprobe_events_write,
 };
 
-static int profile_seq_show(struct seq_file *m, void *v)
+/* "  FILE EVENT  HITS". */
+static int tu_profile_show(struct seq_file *m, struct dyn_event *ev)
 {
-	struct dyn_event *ev = v;
-	struct trace_uprobe *tu;
+	struct trace_uprobe *tu = dyn_to_tu(ev);
 	unsigned long hits = 0;
 	int cpu;
 
-	if (!is_trace_uprobe(ev))
+	if (!tu)
 		return 0;
-	tu = to_trace_uprobe(ev);
 	for_each_possible_cpu(cpu)
 		hits += *per_cpu_ptr(tu->nhits, cpu);
 	seq_printf(m, "  %s %-44s %15lu\n", tu->filename,
@@ -1027,23 +954,14 @@ static int profile_seq_show(struct seq_file *m, void *v)
 	return 0;
 }
 
-static const struct seq_operations profile_seq_op = {
-	.start = dyn_event_seq_start,
-	.next = dyn_event_seq_next,
-	.stop = dyn_event_seq_stop,
-	.show = profile_seq_show,
-};
-
-static int profile_open(struct inode *inode, struct file *file)
+static int uprobe_profile_open(struct inode *inode, struct file *file)
 {
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	return ret ?: seq_open(file, &profile_seq_op);
+	return trace_probe_profile_open(file, tu_profile_show);
 }
 
 static const struct file_operations uprobe_profile_ops = {
 	.owner = THIS_MODULE,
-	.open = profile_open,
+	.open = uprobe_profile_open,
 	.read = seq_read,
 	.llseek = seq_lseek,
 	.release = seq_release,
@@ -1067,35 +985,26 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 {
 	struct trace_uprobe *tu;
 	struct path path;
-	int ret;
+	int ret = tu_find_file(name, &path);
 
-	ret = kern_path(name, LOOKUP_FOLLOW, &path);
 	if (ret)
 		return ERR_PTR(ret);
-	if (!d_is_reg(path.dentry)) {
-		path_put(&path);
-		return ERR_PTR(-EINVAL);
-	}
+	/* Never listed anywhere: the name need not be unique. */
 	tu = alloc_trace_uprobe(UPROBE_EVENT_SYSTEM, "DUMMY_EVENT", 0, is_return);
 	if (IS_ERR(tu)) {
 		path_put(&path);
 		return ERR_CAST(tu);
 	}
-	tu->offset = offs;
 	tu->path = path;
+	tu->offset = offs;
 	tu->ref_ctr_offset = ref_ctr_offset;
 	tu->filename = kstrdup(name, GFP_KERNEL);
-	if (!tu->filename) {
-		ret = -ENOMEM;
-		goto fail;
-	}
 	tu_init_event(tu);
-	ret = traceprobe_set_print_fmt(&tu->tp, is_return ? PROBE_PRINT_RETURN :
-							    PROBE_PRINT_NORMAL);
-	if (ret)
-		goto fail;
-	return trace_probe_event_call(&tu->tp);
-fail:
+	ret = tu->filename ? traceprobe_set_print_fmt(&tu->tp,
+			is_return ? PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL) :
+			-ENOMEM;
+	if (!ret)
+		return trace_probe_event_call(&tu->tp);
 	free_trace_uprobe(tu);
 	return ERR_PTR(ret);
 }
@@ -1140,6 +1049,14 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 	return 0;
 }
 #endif
+
+static struct dyn_event_operations trace_uprobe_ops = {
+	.create = tu_dyn_create,
+	.show = tu_dyn_show,
+	.is_busy = tu_dyn_busy,
+	.free = tu_dyn_free,
+	.match = tu_dyn_match,
+};
 
 static __init int init_uprobe_trace(void)
 {
