@@ -138,9 +138,13 @@ static nokprobe_inline int fetch_target(const struct fetch_prog *p,
 	return 0;
 }
 
+/* Uprobes read user memory, but $comm and "strings" are the kernel's. */
 static nokprobe_inline bool fetch_store_is_user(const struct fetch_prog *p,
 						struct probe_fetch_env *env)
 {
+	if (!p->nderef && (p->base == FETCH_BASE_COMM ||
+			   p->base == FETCH_BASE_DATA))
+		return false;
 	return env->user || p->user_store;
 }
 
