@@ -112,8 +112,7 @@ static bool ep_dyn_busy(struct dyn_event *ev)
  * if given, too; the arguments, if given, exactly.
  */
 static bool ep_dyn_match(const char *system, const char *event,
-				   int argc, const char **argv,
-				   struct dyn_event *ev)
+			 int argc, const char **argv, struct dyn_event *ev)
 {
 	struct trace_eprobe *ep = to_trace_eprobe(ev);
 	const char *sep;
@@ -134,7 +133,6 @@ static bool ep_dyn_match(const char *system, const char *event,
 		return false;
 	return trace_probe_match_command_args(&ep->tp, argc - 1, argv + 1);
 }
-
 
 /* ---- The event --------------------------------------------------------- */
 
@@ -163,7 +161,8 @@ static enum print_line_t print_eprobe_event(struct trace_iterator *iter,
 	struct trace_probe *tp;
 
 	tp = trace_probe_primary_from_call(container_of(event,
-					   struct trace_event_call, event));
+							struct trace_event_call,
+							event));
 	if (WARN_ON_ONCE(!tp))
 		goto out;
 	ep = container_of(tp, struct trace_eprobe, tp);

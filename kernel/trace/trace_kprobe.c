@@ -188,7 +188,7 @@ static void tk_place(struct trace_kprobe *tk, char *buf, size_t size)
 }
 
 static bool tk_dyn_match(const char *system, const char *event,
-			       int argc, const char **argv, struct dyn_event *ev)
+			 int argc, const char **argv, struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
 	char place[KSYM_NAME_LEN + 16];
@@ -708,7 +708,6 @@ static bool tk_same_place(struct trace_probe *a, struct trace_probe *b)
 		       x->rp.kp.offset == y->rp.kp.offset;
 	return !x->symbol && !y->symbol && x->rp.kp.addr == y->rp.kp.addr;
 }
-
 
 static int register_trace_kprobe(struct trace_kprobe *tk)
 {

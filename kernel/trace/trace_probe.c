@@ -831,6 +831,7 @@ void store_trace_entry_data(void *edata, struct trace_probe *tp,
 	for (i = 0; i < earg->nr; i++)
 		word[i] = regs_get_kernel_argument(regs, earg->argnum[i]);
 }
+
 NOKPROBE_SYMBOL(store_trace_entry_data);
 #else
 static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum)

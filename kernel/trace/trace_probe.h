@@ -269,20 +269,22 @@ static inline bool trace_probe_has_sibling(struct trace_probe *tp)
  * in place, and a handler that sees a flag must see that too: release on
  * set, acquire on test.
  */
+static inline unsigned int trace_probe_load_flags(struct trace_probe *tp)
+{
+	/* Pairs with the release in trace_probe_set_flag(). */
+	return smp_load_acquire(&tp->event->flags);
+}
+
 static inline bool trace_probe_test_flag(struct trace_probe *tp,
 					 unsigned int flag)
 {
-	return !!(smp_load_acquire(&tp->event->flags) & flag);
-}
-
-static inline unsigned int trace_probe_load_flags(struct trace_probe *tp)
-{
-	return smp_load_acquire(&tp->event->flags);
+	return !!(trace_probe_load_flags(tp) & flag);
 }
 
 static inline void trace_probe_set_flag(struct trace_probe *tp,
 					unsigned int flag)
 {
+	/* Pairs with the acquire in trace_probe_load_flags(). */
 	smp_store_release(&tp->event->flags, tp->event->flags | flag);
 }
 

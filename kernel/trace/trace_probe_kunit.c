@@ -116,12 +116,13 @@ KUNIT_ARRAY_PARAM(arg, arg_cases, arg_case_desc);
 static int parse_one(struct trace_probe *tp, const char *text,
 		     unsigned int flags, const char *func, int *err, int *pos)
 {
-	const char *argv[] = { "p", "f", text };
+	const char *argv[3] = { "p", "f" };
 	struct traceprobe_parse_context ctx = {
 		.flags = flags, .funcname = func,
 	};
 	int ret;
 
+	argv[2] = text;
 	mutex_lock(&dyn_event_ops_mutex);
 	trace_probe_log_init("kunit", 3, argv);
 	trace_probe_log_set_index(2);
@@ -297,7 +298,7 @@ static void error_position_test(struct kunit *test)
 	cmd = kunit_kzalloc(test, strlen(c->cmd), GFP_KERNEL);
 	KUNIT_ASSERT_NOT_NULL(test, cmd);
 	memcpy(cmd, c->cmd, caret - c->cmd);
-	strcpy(cmd + (caret - c->cmd), caret + 1);
+	memcpy(cmd + (caret - c->cmd), caret + 1, strlen(caret + 1));
 
 	probe_log.last_err = -1;
 	ret = run_kprobe_cmd(test, cmd);
@@ -406,4 +407,5 @@ static struct kunit_suite trace_probe_parse_suite = {
 	.name = "trace_probe_parse",
 	.test_cases = trace_probe_parse_cases,
 };
+
 kunit_test_suite(trace_probe_parse_suite);

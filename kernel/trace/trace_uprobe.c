@@ -129,7 +129,7 @@ static void tu_place(struct trace_uprobe *tu, char *buf, size_t size)
 }
 
 static bool tu_dyn_match(const char *system, const char *event,
-			       int argc, const char **argv, struct dyn_event *ev)
+			 int argc, const char **argv, struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
 	char place[MAX_ARGSTR_LEN + 1];
@@ -221,6 +221,10 @@ static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
 		const struct bpf_prog_array *array;
 		u32 run;
 
+		/*
+		 * Uprobe programs may sleep: bpf_prog_run_array_uprobe() wants
+		 * the tasks-trace RCU read lock, as upstream's front end takes it.
+		 */
 		rcu_read_lock_trace();
 		array = rcu_dereference_check(call->prog_array,
 					      rcu_read_lock_trace_held());
@@ -694,7 +698,6 @@ static bool tu_same_place(struct trace_probe *a, struct trace_probe *b)
 	return x->offset == y->offset &&
 	       d_real_inode(x->path.dentry) == d_real_inode(y->path.dentry);
 }
-
 
 /* One place in a file has one SDT semaphore: all its probes must agree. */
 static int check_ref_ctr_offset(struct trace_uprobe *tu)
