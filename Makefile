@@ -9,6 +9,7 @@
 #   make acceptance  the share of instruction offsets a kernel can probe
 #   make compare  the same definitions on upstream and the series, compared
 #   make fuzz     10,000 random definitions into the series kernel, kmemleak on
+#   make bench    probe costs under QEMU -icount, upstream and series side by side
 #   make clean    drop this kernel's build directory (base and ccache stay)
 #
 # KERNEL=series (the default) or KERNEL=upstream (the pristine base with the
@@ -18,7 +19,7 @@ KERNEL ?= series
 H := tools/testing/arm64-probes
 export KERNEL
 
-.PHONY: all setup kernel initramfs run shell check series acceptance compare fuzz clean
+.PHONY: all setup kernel initramfs run shell check series acceptance compare fuzz bench clean
 all: check
 
 setup:
@@ -43,6 +44,9 @@ check: initramfs
 
 acceptance: initramfs
 	@$(H)/acceptance.sh
+
+bench: setup
+	@$(H)/bench.sh
 
 fuzz: initramfs
 	@$(H)/fuzz.sh

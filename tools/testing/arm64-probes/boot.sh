@@ -3,7 +3,8 @@
 # Boot a kernel under QEMU and run one guest job.
 #   boot.sh JOB [TIMEOUT]   JOB is a script in guest/ (check, run, ...) or
 #                           "shell" for an interactive guest; BOOT_ARGS are
-#                           added to the kernel command line.
+#                           added to the kernel command line, QEMU_EXTRA to
+#                           QEMU's.
 # The console goes to stdout and $LOGS/JOB.console; what the job reports on
 # hvc0 goes to $LOGS/JOB.results. A guest that oopses, panics, stalls or
 # outlives TIMEOUT is a failure, with its console log kept.
@@ -21,7 +22,8 @@ rm -f "$console" "$results"
 qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 2G
       -no-reboot -kernel "$image" -initrd "$KDIR/initramfs.cpio"
       -device virtio-serial-device
-      -chardev "file,id=results,path=$results" -device virtconsole,chardev=results)
+      -chardev "file,id=results,path=$results" -device virtconsole,chardev=results
+      ${QEMU_EXTRA:-})
 append="console=ttyAMA0 panic=-1 softlockup_panic=0 harness=$job ${BOOT_ARGS:-}"
 
 if [ "$job" = shell ]; then

@@ -38,6 +38,20 @@ for src in "$HARNESS"/progs/*.S; do
 		printf '0x%x %s\n' $((0x$addr - vaddr + off)) "$name"
 	done >"$prog.syms"
 done
+# The benchmark's load, in C with the cross toolchain's static libc.
+for src in "$HARNESS"/progs/*.c; do
+	${CROSS_COMPILE}gcc -static -O2 -o "$root/harness/progs/$(basename "$src" .c)" "$src"
+done
+# The benchmark's probe points in __arm64_sys_getppid: its first STP (stepped
+# out of line) and its first BL (simulated), as offsets into the function.
+${CROSS_COMPILE}objdump -d --no-show-raw-insn --disassemble=__arm64_sys_getppid \
+	"$OBJ/vmlinux" | python3 -c '
+import re, sys
+insns = re.findall(r"^ *([0-9a-f]+):\s+(\S+)", sys.stdin.read(), re.M)
+start = int(insns[0][0], 16)
+for want in ("stp", "bl"):
+    print(want, next(int(a, 16) - start for a, m in insns if m == want))
+' >"$root/harness/bench.offsets"
 cp -r "$SRC/tools/testing/selftests/ftrace" "$root/ftrace"
 cp -r "$KDIR/modules/lib/modules" "$root/lib/"
 # For the walkthrough's raw-address probes: the instructions right after

@@ -1,0 +1,1029 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The parser of probe arguments: the text of one argument in, its
+ * compiled struct fetch_prog out, or an error code with the offset of the
+ * bad token.
+ *
+ * Not built on its own: trace_probe.c includes it, with the kernel's
+ * headers, and the host test (tools/testing/arm64-probes/host/) with
+ * small stand-ins for the few kernel services it uses (string and number
+ * helpers, allocation, register names, the error log), to test it and
+ * fuzz it with the sanitizers.
+ */
+
+/* ---- Types ------------------------------------------------------------ */
+
+#define SCALAR_TYPE(tname, bytes, k, ftype, conv)			\
+	{ .name = #tname, .size = bytes, .kind = FETCH_KIND_##k,	\
+	  .is_signed = FETCH_KIND_##k == FETCH_KIND_SIGNED,		\
+	  .fmttype = ftype, .fmt = conv }
+#define STRING_TYPE(tname)						\
+	{ .name = tname, .size = sizeof(u32), .is_signed = true,	\
+	  .is_string = true, .fmttype = "__data_loc char[]",		\
+	  .fmt = "\\\"%s\\\"" }
+
+/*
+ * The format-file type of each is what existing tools expect: x and char
+ * types are their unsigned container, a symbol is an unsigned long.  The
+ * print fmt conversions are the ones libtraceevent renders as the trace
+ * file does: it does not sign-extend a short field for "%d", nor know
+ * "%c"; a char field printed with "%s" is its one character.
+ */
+static const struct fetch_type probe_types[] = {
+	STRING_TYPE("string"),
+	STRING_TYPE("ustring"),
+	STRING_TYPE("symstr"),
+	SCALAR_TYPE(u8, 1, UNSIGNED, "u8", "%u"),
+	SCALAR_TYPE(u16, 2, UNSIGNED, "u16", "%u"),
+	SCALAR_TYPE(u32, 4, UNSIGNED, "u32", "%u"),
+	SCALAR_TYPE(u64, 8, UNSIGNED, "u64", "%llu"),
+	SCALAR_TYPE(s8, 1, SIGNED, "s8", "%hhd"),
+	SCALAR_TYPE(s16, 2, SIGNED, "s16", "%hd"),
+	SCALAR_TYPE(s32, 4, SIGNED, "s32", "%d"),
+	SCALAR_TYPE(s64, 8, SIGNED, "s64", "%lld"),
+	SCALAR_TYPE(x8, 1, HEX, "u8", "0x%x"),
+	SCALAR_TYPE(x16, 2, HEX, "u16", "0x%x"),
+	SCALAR_TYPE(x32, 4, HEX, "u32", "0x%x"),
+	SCALAR_TYPE(x64, 8, HEX, "u64", "0x%llx"),
+	SCALAR_TYPE(char, 1, CHAR, "u8", "'%s'"),
+	SCALAR_TYPE(symbol, sizeof(long), SYMBOL, "u64", "%pS"),
+};
+
+static const struct fetch_type *type_by_name(const char *name)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(probe_types); i++)
+		if (!strcmp(probe_types[i].name, name))
+			return &probe_types[i];
+	return NULL;
+}
+
+/*
+ * A bitfield "b<width>@<offset>/<container bits>" is stored as its
+ * container.  Symbols exist only in the kernel.
+ */
+static const struct fetch_type *find_fetch_type(const char *name,
+						unsigned int flags)
+{
+	const char *slash;
+	unsigned int bits;
+
+	if (name && (flags & TPARG_FL_USER) &&
+	    (!strcmp(name, "symbol") || !strcmp(name, "symstr")))
+		return NULL;
+	if (!name)
+		return type_by_name("x64");
+	if (name[0] == 'b') {
+		slash = strrchr(name, '/');
+		if (!slash)
+			return NULL;
+		if (kstrtouint(slash + 1, 0, &bits))
+			return NULL;
+		switch (bits) {
+		case 8:
+			return type_by_name("u8");
+		case 16:
+			return type_by_name("u16");
+		case 32:
+			return type_by_name("u32");
+		case 64:
+			return type_by_name("u64");
+		}
+		return NULL;
+	}
+	return type_by_name(name);
+}
+
+/* ---- Parsing one argument ----------------------------------------------- */
+
+/*
+ * The state of parsing one argument body.  @text is our writable copy of
+ * it; @pos0 is the offset of @text[0] in the word, so that the position of
+ * any token is pos0 + (token - text).  @ops counts the operations the
+ * program needs, with the same weights as the error positions userspace
+ * expects for "too much nested": a base is one, a symbol two, every memory
+ * access one.
+ */
+struct arg_parse {
+	struct traceprobe_parse_context	*ctx;
+	struct probe_arg		*parg;
+	struct fetch_prog		*prog;
+	char				*text;
+	int				pos0;
+	int				ops;
+};
+
+static int pos_of(struct arg_parse *ap, const char *p)
+{
+	return ap->pos0 + (int)(p - ap->text);
+}
+
+static int parse_fail(struct arg_parse *ap, const char *at, int err)
+{
+	__trace_probe_log_err(pos_of(ap, at), err);
+	return -EINVAL;
+}
+
+static int add_ops(struct arg_parse *ap, int n, const char *at)
+{
+	ap->ops += n;
+	if (ap->ops > FETCH_MAX_OPS)
+		return parse_fail(ap, at, TP_ERR_TOO_MANY_OPS);
+	return 0;
+}
+
+/* Add a memory access at @offs from the current value. */
+static int add_deref(struct arg_parse *ap, long offs, bool user,
+		     const char *at)
+{
+	struct fetch_prog *prog = ap->prog;
+	int ret;
+
+	ret = add_ops(ap, 1, at);
+	if (ret)
+		return ret;
+	if (prog->nderef >= FETCH_MAX_DEREF)
+		return parse_fail(ap, at, TP_ERR_TOO_MANY_OPS);
+	prog->offs[prog->nderef] = offs;
+	if (user)
+		prog->user |= BIT(prog->nderef);
+	prog->nderef++;
+	return 0;
+}
+
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+
+static u32 btf_int_data(const struct btf_type *t)
+{
+	return *(const u32 *)(t + 1);
+}
+
+static bool btf_is_byte(struct btf *btf, u32 tid)
+{
+	const struct btf_type *t = btf_type_skip_modifiers(btf, tid, NULL);
+	u32 data;
+
+	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_INT)
+		return false;
+	data = btf_int_data(t);
+	return BTF_INT_BITS(data) == 8 && !(BTF_INT_ENCODING(data) & BTF_INT_SIGNED);
+}
+
+static int btf_query(struct traceprobe_parse_context *ctx)
+{
+	const struct btf_param *param;
+	const struct btf_type *proto;
+	struct btf *btf;
+	s32 nr = 0;
+
+	if (ctx->btf)
+		return 0;
+	if (!ctx->funcname)
+		return -EINVAL;
+	proto = btf_find_func_proto(ctx->funcname, &btf);
+	if (!proto)
+		return -ENOENT;
+	ctx->btf = btf;
+	ctx->proto = proto;
+	param = btf_get_func_param(proto, &nr);
+	if (IS_ERR_OR_NULL(param) || nr <= 0) {
+		ctx->params = NULL;
+		ctx->nr_params = 0;
+		return 0;
+	}
+	if (ctx->flags & TPARG_FL_TPOINT) {
+		param++;
+		nr--;
+	}
+	ctx->params = param;
+	ctx->nr_params = nr;
+	return 0;
+}
+
+static void btf_release(struct traceprobe_parse_context *ctx)
+{
+	if (ctx->btf)
+		btf_put(ctx->btf);
+	ctx->btf = NULL;
+	ctx->proto = NULL;
+	ctx->params = NULL;
+	ctx->nr_params = 0;
+}
+
+/* The probe type a BTF type is stored as by default, or NULL. */
+static const char *btf_default_type(struct traceprobe_parse_context *ctx)
+{
+	const struct btf_type *t = ctx->last_type;
+	static const char *const uint[] = { "u8", "u16", "u32", "u64" };
+	static const char *const sint[] = { "s8", "s16", "s32", "s64" };
+	u32 data, bits;
+
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_ENUM:
+		return "s32";
+	case BTF_KIND_ENUM64:
+		return "s64";
+	case BTF_KIND_PTR:
+		return "x64";
+	case BTF_KIND_INT:
+		data = btf_int_data(t);
+		bits = BTF_INT_BITS(data);
+		if (bits == 8 || bits == 16 || bits == 32 || bits == 64) {
+			if (BTF_INT_ENCODING(data) & BTF_INT_SIGNED)
+				return sint[ilog2(bits) - 3];
+			return uint[ilog2(bits) - 3];
+		}
+		if (BTF_INT_ENCODING(data) & BTF_INT_SIGNED)
+			return NULL;
+		/* An odd-sized integer: a bitfield within a u64. */
+		ctx->last_bitsize = bits;
+		ctx->last_bitoffs += BTF_INT_OFFSET(data);
+		return "u64";
+	}
+	return NULL;
+}
+
+/*
+ * Resolve "->a.b->c" on a value of BTF type @type: each "->" reads memory
+ * at the accumulated offset of the "."-joined members before it.
+ */
+static int parse_btf_fields(struct arg_parse *ap, char *p,
+			    const struct btf_type *type)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	const struct btf_member *member;
+	const struct btf_type *mtype;
+	u32 bitoffs, anon;
+	char *name, *next;
+	bool arrow;
+	int ret;
+
+	while (p) {
+		/* p points just after "->". */
+		if (BTF_INFO_KIND(type->info) != BTF_KIND_PTR)
+			return parse_fail(ap, p, TP_ERR_NO_PTR_STRCT);
+		type = btf_type_skip_modifiers(ctx->btf, type->type, NULL);
+		if (!type)
+			return parse_fail(ap, p, TP_ERR_BAD_BTF_TID);
+		bitoffs = 0;
+		do {
+			name = p;
+			next = strpbrk(p, ".-");
+			arrow = false;
+			if (next) {
+				if (next[0] == '-' && next[1] != '>')
+					return parse_fail(ap, next, TP_ERR_BAD_HYPHEN);
+				arrow = next[0] == '-';
+				*next = '\0';
+				next += arrow ? 2 : 1;
+			}
+			anon = 0;
+			member = btf_find_struct_member(ctx->btf, type, name,
+							&anon, &mtype);
+			if (IS_ERR(member))
+				return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
+			if (!member)
+				return parse_fail(ap, name, TP_ERR_NO_BTF_FIELD);
+			bitoffs += anon;
+			if (btf_type_kflag(mtype)) {
+				bitoffs += BTF_MEMBER_BIT_OFFSET(member->offset);
+				ctx->last_bitsize = BTF_MEMBER_BITFIELD_SIZE(member->offset);
+			} else {
+				bitoffs += member->offset;
+				ctx->last_bitsize = 0;
+			}
+			type = btf_type_skip_modifiers(ctx->btf, member->type, NULL);
+			if (!type)
+				return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
+			p = next;
+		} while (p && !arrow);
+
+		ret = add_deref(ap, bitoffs / 8, false, name);
+		if (ret)
+			return ret;
+		ctx->last_bitoffs = bitoffs % 8;
+		ctx->last_type = type;
+	}
+	return 0;
+}
+
+static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum);
+
+/* A function parameter by name, or $retval, with optional "->field"s. */
+static int parse_btf_var(struct arg_parse *ap, char *var)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct fetch_prog *prog = ap->prog;
+	const struct btf_type *type;
+	char *fields = NULL, *sep;
+	u32 tid = 0;
+	int i, ret;
+
+	sep = strpbrk(var, ".-");
+	if (sep) {
+		if (sep[0] == '.')
+			return parse_fail(ap, sep + 1, TP_ERR_NOSUP_DAT_ARG);
+		if (sep[1] != '>')
+			return parse_fail(ap, sep, TP_ERR_BAD_HYPHEN);
+		*sep = '\0';
+		fields = sep + 2;
+	}
+
+	if ((ctx->flags & TPARG_FL_RETURN) && !strcmp(var, "$retval")) {
+		prog->base = FETCH_BASE_RETVAL;
+		/* At an address, not a function: the value, untyped. */
+		if (btf_query(ctx)) {
+			if (fields)
+				return parse_fail(ap, fields, TP_ERR_NO_BTF_ENTRY);
+			return 0;
+		}
+		if (!ctx->proto->type)
+			return parse_fail(ap, var, TP_ERR_NO_RETVAL);
+		tid = ctx->proto->type;
+		goto found;
+	}
+
+	if (!ctx->funcname)
+		return parse_fail(ap, var, TP_ERR_NO_BTF_ENTRY);
+	ret = btf_query(ctx);
+	if (ret || !ctx->nr_params)
+		return parse_fail(ap, var, TP_ERR_NO_BTF_ENTRY);
+	for (i = 0; i < ctx->nr_params; i++) {
+		const char *name = btf_name_by_offset(ctx->btf,
+						      ctx->params[i].name_off);
+
+		if (!name || strcmp(name, var))
+			continue;
+		if (tparg_is_function_entry(ctx->flags)) {
+			prog->base = FETCH_BASE_ARG;
+			prog->param = i + !!(ctx->flags & TPARG_FL_TPOINT);
+		} else {
+			ret = save_entry_arg(ctx, i);
+			if (ret < 0)
+				return ret;
+			prog->base = FETCH_BASE_EDATA;
+			prog->param = ret;
+		}
+		tid = ctx->params[i].type;
+		goto found;
+	}
+	return parse_fail(ap, var, TP_ERR_NO_BTFARG);
+
+found:
+	type = btf_type_skip_modifiers(ctx->btf, tid, NULL);
+	if (!type)
+		return parse_fail(ap, var, TP_ERR_BAD_BTF_TID);
+	ctx->last_type = type;
+	ctx->last_bitoffs = 0;
+	ctx->last_bitsize = 0;
+	return fields ? parse_btf_fields(ap, fields, type) : 0;
+}
+
+/* A BTF-typed value asked for as a string: char[] is read in place, char * through. */
+static int btf_string_fixup(struct arg_parse *ap, const char *type)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	const struct btf_type *t = ctx->last_type;
+
+	if (!ctx->btf || !t)
+		return 0;
+	if (BTF_INFO_KIND(t->info) == BTF_KIND_ARRAY &&
+	    btf_is_byte(ctx->btf, btf_array(t)->type))
+		return 0;
+	if (BTF_INFO_KIND(t->info) == BTF_KIND_PTR && btf_is_byte(ctx->btf, t->type))
+		return add_deref(ap, 0, type[0] == 'u', ap->text);
+	return parse_fail(ap, ap->text, TP_ERR_BAD_TYPE4STR);
+}
+
+#else /* !CONFIG_PROBE_EVENTS_BTF_ARGS */
+
+static int btf_query(struct traceprobe_parse_context *ctx)
+{
+	return -EOPNOTSUPP;
+}
+
+static void btf_release(struct traceprobe_parse_context *ctx)
+{
+	ctx->btf = NULL;
+}
+
+static const char *btf_default_type(struct traceprobe_parse_context *ctx)
+{
+	return NULL;
+}
+
+static int parse_btf_var(struct arg_parse *ap, char *var)
+{
+	return parse_fail(ap, var, TP_ERR_NOSUP_BTFARG);
+}
+
+static int btf_string_fixup(struct arg_parse *ap, const char *type)
+{
+	return 0;
+}
+
+#endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */
+
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+/*
+ * A return probe reads an entry argument from a word its entry handler
+ * saved.  Return the word's byte offset in the entry data.
+ */
+static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum)
+{
+	struct trace_probe *tp = ctx->tp;
+	struct probe_entry_arg *earg = tp->entry_arg, *grown;
+	unsigned int i, nr = earg ? earg->nr : 0;
+
+	for (i = 0; i < nr; i++)
+		if (earg->argnum[i] == argnum)
+			return i * sizeof(unsigned long);
+	grown = krealloc(earg, struct_size(earg, argnum, nr + 1), GFP_KERNEL);
+	if (!grown)
+		return -ENOMEM;
+	grown->argnum[nr] = argnum;
+	grown->nr = nr + 1;
+	tp->entry_arg = grown;
+	return nr * sizeof(unsigned long);
+}
+
+/**
+ * traceprobe_get_entry_data_size - bytes a return probe saves at entry
+ * @tp: the probe
+ *
+ * Return: the size of the entry data its entry handler fills.
+ */
+int traceprobe_get_entry_data_size(struct trace_probe *tp)
+{
+	return tp->entry_arg ? tp->entry_arg->nr * sizeof(unsigned long) : 0;
+}
+
+#else
+static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum)
+{
+	return -EOPNOTSUPP;
+}
+#endif
+
+#define PARAM_MAX_STACK	(THREAD_SIZE / sizeof(unsigned long))
+
+/* "$..." variables. @var points at the '$'. */
+static int parse_var(struct arg_parse *ap, char *var)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct fetch_prog *prog = ap->prog;
+	const char *name = var + 1;
+	unsigned long n;
+	int ret;
+
+	if (ctx->flags & TPARG_FL_TEVENT) {
+		prog->data = probe_event_field(ctx->event, name);
+		if (prog->data) {
+			prog->base = FETCH_BASE_EFIELD;
+			return 0;
+		}
+		if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
+			prog->base = FETCH_BASE_COMM;
+			return 0;
+		}
+		return parse_fail(ap, var, TP_ERR_BAD_VAR);
+	}
+
+	if (str_has_prefix(name, "retval")) {
+		if (!(ctx->flags & TPARG_FL_RETURN))
+			return parse_fail(ap, var, TP_ERR_RETVAL_ON_PROBE);
+		if ((ctx->flags & TPARG_FL_KERNEL) &&
+		    IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+			return parse_btf_var(ap, var);
+		if (strcmp(name, "retval"))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+		prog->base = FETCH_BASE_RETVAL;
+		return 0;
+	}
+
+	if (str_has_prefix(name, "stack")) {
+		if (!name[5]) {
+			prog->base = FETCH_BASE_STACKP;
+			return 0;
+		}
+		if (!isdigit(name[5]) || kstrtoul(name + 5, 10, &n))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+		if ((ctx->flags & TPARG_FL_KERNEL) && n > PARAM_MAX_STACK)
+			return parse_fail(ap, var, TP_ERR_BAD_STACK_NUM);
+		prog->base = FETCH_BASE_STACK;
+		prog->param = n;
+		return 0;
+	}
+
+	if (!strcmp(name, "comm") || !strcmp(name, "COMM")) {
+		prog->base = FETCH_BASE_COMM;
+		return 0;
+	}
+
+	/* "$arg*" stands for all the arguments, only as a word of its own. */
+	if (!strcmp(name, "arg*"))
+		return parse_fail(ap, var, TP_ERR_BAD_VAR_ARGS);
+
+	if (IS_ENABLED(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API) &&
+	    str_has_prefix(name, "arg")) {
+		if (kstrtoul(name + 3, 10, &n))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+		if (!n || n > PARAM_MAX_STACK)
+			return parse_fail(ap, var, TP_ERR_BAD_ARG_NUM);
+		n--;
+		if (tparg_is_function_entry(ctx->flags)) {
+			prog->base = FETCH_BASE_ARG;
+			prog->param = n + !!(ctx->flags & TPARG_FL_TPOINT);
+			return 0;
+		}
+		if (tparg_is_function_return(ctx->flags)) {
+			ret = save_entry_arg(ctx, n);
+			if (ret < 0)
+				return ret;
+			prog->base = FETCH_BASE_EDATA;
+			prog->param = ret;
+			return 0;
+		}
+		return parse_fail(ap, var, TP_ERR_NOFENTRY_ARGS);
+	}
+
+	return parse_fail(ap, var, TP_ERR_BAD_VAR);
+}
+
+static int parse_immediate(const char *s, unsigned long *val)
+{
+	if (isdigit(s[0]))
+		return kstrtoul(s, 0, val);
+	if (s[0] == '-')
+		return kstrtol(s, 0, (long *)val);
+	if (s[0] == '+')
+		return kstrtol(s + 1, 0, (long *)val);
+	return -EINVAL;
+}
+
+static int parse_fetch(struct arg_parse *ap, char *s);
+
+/* "+|-[u]OFFS(INNER)": read memory at INNER's value plus OFFS. */
+static int parse_deref(struct arg_parse *ap, char *s)
+{
+	bool user = s[1] == 'u';
+	char *num = s + (user ? 2 : 1);
+	char *open, *close;
+	long offs;
+	int ret;
+
+	open = strchr(s, '(');
+	if (!open)
+		return parse_fail(ap, s, TP_ERR_DEREF_NEED_BRACE);
+	*open = '\0';
+	if (kstrtol(num, 0, &offs))
+		return parse_fail(ap, s, TP_ERR_BAD_DEREF_OFFS);
+	if (s[0] == '-')
+		offs = -offs;
+	close = strrchr(open + 1, ')');
+	if (!close)
+		return parse_fail(ap, open + 1 + strlen(open + 1),
+				  TP_ERR_DEREF_OPEN_BRACE);
+	*close = '\0';
+	ret = parse_fetch(ap, open + 1);
+	if (ret)
+		return ret;
+	if (ap->prog->base == FETCH_BASE_COMM ||
+	    ap->prog->base == FETCH_BASE_DATA)
+		return parse_fail(ap, open + 1, TP_ERR_COMM_CANT_DEREF);
+	ap->ctx->last_type = NULL;
+	return add_deref(ap, offs, user, open + 1);
+}
+
+/* "@ADDR", "@+FOFFS", "@SYM[+|-OFFS]": memory at a fixed place. */
+static int parse_memory(struct arg_parse *ap, char *s)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct fetch_prog *prog = ap->prog;
+	unsigned long addr;
+	long offs;
+	int ret;
+
+	if (isdigit(s[1])) {
+		if (kstrtoul(s + 1, 0, &addr))
+			return parse_fail(ap, s, TP_ERR_BAD_MEM_ADDR);
+		prog->base = FETCH_BASE_IMM;
+		prog->param = addr;
+	} else if (s[1] == '+') {
+		if (ctx->flags & TPARG_FL_KERNEL)
+			return parse_fail(ap, s, TP_ERR_FILE_ON_KPROBE);
+		if (kstrtol(s + 2, 0, &offs))
+			return parse_fail(ap, s, TP_ERR_BAD_FILE_OFFS);
+		prog->base = FETCH_BASE_FOFFS;
+		prog->param = offs;
+	} else {
+		if (!(ctx->flags & TPARG_FL_KERNEL))
+			return parse_fail(ap, s, TP_ERR_SYM_ON_UPROBE);
+		prog->base = FETCH_BASE_SYMBOL;
+		prog->data = kstrdup(s + 1, GFP_KERNEL);
+		if (!prog->data)
+			return -ENOMEM;
+		ret = add_ops(ap, 1, s);
+		if (ret)
+			return ret;
+	}
+	return add_deref(ap, 0, false, s);
+}
+
+/* One fetch argument, without its type, recursively. */
+static int parse_fetch(struct arg_parse *ap, char *s)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct fetch_prog *prog = ap->prog;
+	int ret;
+
+	ret = add_ops(ap, 1, s);
+	if (ret)
+		return ret;
+
+	switch (s[0]) {
+	case '$':
+		return parse_var(ap, s);
+	case '%':
+		if (ctx->flags & (TPARG_FL_TEVENT | TPARG_FL_FPROBE))
+			return parse_fail(ap, s, TP_ERR_BAD_VAR);
+		ret = regs_query_register_offset(s + 1);
+		if (ret < 0)
+			return parse_fail(ap, s, TP_ERR_BAD_REG_NAME);
+		prog->base = FETCH_BASE_REG;
+		prog->param = ret;
+		return 0;
+	case '@':
+		return parse_memory(ap, s);
+	case '+':
+	case '-':
+		ap->ops--;	/* the access, not the sign, is the operation */
+		return parse_deref(ap, s);
+	case '\\':
+		if (s[1] == '"') {
+			size_t len = strlen(s + 2);
+
+			if (!len || s[len + 1] != '"')
+				return parse_fail(ap, s + 2 + len,
+						  TP_ERR_IMMSTR_NO_CLOSE);
+			prog->data = kstrndup(s + 2, len - 1, GFP_KERNEL);
+			if (!prog->data)
+				return -ENOMEM;
+			prog->base = FETCH_BASE_DATA;
+			return 0;
+		}
+		if (parse_immediate(s + 1, &prog->param))
+			return parse_fail(ap, s + 1, TP_ERR_BAD_IMM);
+		prog->base = FETCH_BASE_IMM;
+		return 0;
+	}
+
+	if (isalpha(s[0]) || s[0] == '_') {
+		if (!tparg_is_function_entry(ctx->flags) &&
+		    !tparg_is_function_return(ctx->flags))
+			return parse_fail(ap, s, TP_ERR_NOSUP_BTFARG);
+		return parse_btf_var(ap, s);
+	}
+	return parse_fail(ap, s, TP_ERR_BAD_FETCH_ARG);
+}
+
+/*
+ * Split ":TYPE[N]" off @ap->text.  Return the type text (NULL if none) or
+ * an ERR_PTR with the error logged.
+ */
+static char *split_type(struct arg_parse *ap)
+{
+	struct probe_arg *parg = ap->parg;
+	char *type, *open, *close;
+	unsigned int n;
+
+	type = strchr(ap->text, ':');
+	if (!type)
+		return NULL;
+	*type++ = '\0';
+	open = strchr(type, '[');
+	if (!open)
+		return type;
+	*open++ = '\0';
+	close = strchr(open, ']');
+	if (!close) {
+		parse_fail(ap, open + strlen(open), TP_ERR_ARRAY_NO_CLOSE);
+		return ERR_PTR(-EINVAL);
+	}
+	if (close[1]) {
+		parse_fail(ap, close + 1, TP_ERR_BAD_ARRAY_SUFFIX);
+		return ERR_PTR(-EINVAL);
+	}
+	*close = '\0';
+	if (kstrtouint(open, 0, &n) || !n) {
+		parse_fail(ap, open, TP_ERR_BAD_ARRAY_NUM);
+		return ERR_PTR(-EINVAL);
+	}
+	if (n > MAX_ARRAY_LEN) {
+		parse_fail(ap, open, TP_ERR_ARRAY_TOO_BIG);
+		return ERR_PTR(-EINVAL);
+	}
+	parg->count = n;
+	return type;
+}
+
+/* "b<width>@<offset>/<size>": the shifts that isolate the field. */
+/* The number in *@p up to @end (or the end of the string); *@p moves past. */
+static int take_number(const char **p, char end, unsigned int *val)
+{
+	const char *stop = end ? strchr(*p, end) : *p + strlen(*p);
+	char num[16];
+
+	if (!stop || stop == *p || stop - *p >= sizeof(num))
+		return -EINVAL;
+	memcpy(num, *p, stop - *p);
+	num[stop - *p] = '\0';
+	*p = end ? stop + 1 : stop;
+	return kstrtouint(num, 0, val);
+}
+
+static int parse_bitfield(struct fetch_prog *prog, const char *type,
+			  unsigned int size)
+{
+	unsigned int width, offs, bits;
+
+	type++;
+	if (take_number(&type, '@', &width) || !width ||
+	    take_number(&type, '/', &offs) || take_number(&type, 0, &bits) ||
+	    width + offs > size * 8)
+		return -EINVAL;
+	prog->bf_lshift = size * 8 - (width + offs);
+	prog->bf_rshift = size * 8 - width;
+	prog->bf_size = size;
+	return 0;
+}
+
+/* Choose how the program stores its result, and check it can. */
+static int finish_prog(struct arg_parse *ap, const char *type)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	struct probe_arg *parg = ap->parg;
+	struct fetch_prog *prog = ap->prog;
+	const char *tpos = type ? type : ap->text;
+	const char *tname = parg->type->name;
+	bool last_user = prog->nderef && (prog->user & BIT(prog->nderef - 1));
+	int extra = 0;
+
+	if (parg->type->is_string) {
+		if (!strcmp(tname, "symstr")) {
+			switch (prog->base) {
+			case FETCH_BASE_REG: case FETCH_BASE_STACK:
+			case FETCH_BASE_RETVAL: case FETCH_BASE_ARG:
+			case FETCH_BASE_EFIELD:
+				break;
+			default:
+				if (!prog->nderef)
+					return parse_fail(ap, tpos, TP_ERR_BAD_SYMSTRING);
+			}
+			prog->store = FETCH_STORE_SYMSTR;
+			extra = 1;
+		} else {
+			switch (prog->base) {
+			case FETCH_BASE_IMM: case FETCH_BASE_COMM:
+			case FETCH_BASE_DATA: case FETCH_BASE_EFIELD:
+				if (!prog->nderef)
+					extra = 1;
+				break;
+			default:
+				if (!prog->nderef)
+					return parse_fail(ap, tpos, TP_ERR_BAD_STRING);
+			}
+			prog->store = FETCH_STORE_STRING;
+			prog->user_store = !strcmp(tname, "ustring") || last_user;
+			if (parg->count)
+				extra = 1;
+		}
+		parg->dynamic = true;
+	} else if (prog->nderef) {
+		prog->store = FETCH_STORE_MEM;
+		prog->user_store = last_user;
+	} else {
+		prog->store = FETCH_STORE_RAW;
+		extra = 1;
+	}
+	prog->size = parg->type->size;
+
+	if (type && type[0] == 'b') {
+		if (parse_bitfield(prog, type, parg->type->size))
+			return parse_fail(ap, tpos, TP_ERR_BAD_BITFIELD);
+		extra++;
+	} else if (!type && ctx->last_type &&
+		   (ctx->last_bitsize % 8 || ctx->last_bitoffs)) {
+		prog->bf_lshift = 64 - (ctx->last_bitsize + ctx->last_bitoffs);
+		prog->bf_rshift = 64 - ctx->last_bitsize;
+		prog->bf_size = 8;
+		extra++;
+	}
+
+	if (parg->count) {
+		if (prog->store != FETCH_STORE_MEM &&
+		    prog->store != FETCH_STORE_STRING)
+			return parse_fail(ap, tpos, TP_ERR_BAD_STRING);
+		prog->count = parg->count;
+		extra++;
+	}
+	return add_ops(ap, extra, ap->text);
+}
+
+static int parse_arg_body(const char *body, struct trace_probe *tp,
+			  struct probe_arg *parg,
+			  struct traceprobe_parse_context *ctx)
+{
+	struct arg_parse ap = {
+		.ctx = ctx, .parg = parg, .prog = &parg->prog, .pos0 = ctx->offset,
+	};
+	const char *tname = NULL;
+	char *type;
+	size_t len = strlen(body);
+	int ret;
+
+	if (len > MAX_ARGSTR_LEN) {
+		trace_probe_log_err(ctx->offset, ARG_TOO_LONG);
+		return -E2BIG;
+	}
+	if (!len) {
+		trace_probe_log_err(ctx->offset, NO_ARG_BODY);
+		return -EINVAL;
+	}
+	parg->comm = kstrdup(body, GFP_KERNEL);
+	ap.text = kstrdup(body, GFP_KERNEL);
+	if (!parg->comm || !ap.text) {
+		ret = -ENOMEM;
+		goto out;
+	}
+
+	type = split_type(&ap);
+	if (IS_ERR(type)) {
+		ret = PTR_ERR(type);
+		goto out;
+	}
+
+	/* $comm and "strings" are strings, and only strings. */
+	if (!(ctx->flags & TPARG_FL_TEVENT) &&
+	    (!strcmp(ap.text, "$comm") || !strcmp(ap.text, "$COMM") ||
+	     str_has_prefix(ap.text, "\\\""))) {
+		if (parg->count || (type && strcmp(type, "string"))) {
+			ret = parse_fail(&ap, type ? type : ap.text,
+					 TP_ERR_NEED_STRING_TYPE);
+			goto out;
+		}
+		tname = "string";
+	} else {
+		tname = type;
+	}
+	parg->type = find_fetch_type(tname, ctx->flags);
+	if (!parg->type) {
+		ret = parse_fail(&ap, type ? type : ap.text, TP_ERR_BAD_TYPE);
+		goto out;
+	}
+
+	ctx->last_type = NULL;
+	ctx->last_bitoffs = 0;
+	ctx->last_bitsize = 0;
+	ret = parse_fetch(&ap, ap.text);
+	if (ret)
+		goto out;
+
+	if (ctx->last_type) {
+		if (!type) {
+			const char *bt = btf_default_type(ctx);
+
+			parg->type = find_fetch_type(bt, ctx->flags);
+		} else if (strstr(type, "string")) {
+			ret = btf_string_fixup(&ap, type);
+			if (ret)
+				goto out;
+		}
+	}
+
+	ret = finish_prog(&ap, type);
+	if (ret)
+		goto out;
+
+	parg->offset = tp->size;
+	tp->size += parg->type->size * (parg->count ?: 1);
+	if (tp->size > MAX_PROBE_EVENT_SIZE) {
+		trace_probe_log_err(ctx->offset, EVENT_TOO_BIG);
+		ret = -E2BIG;
+		goto out;
+	}
+	if (parg->count) {
+		parg->fmt = kasprintf(GFP_KERNEL, "%s[%u]", parg->type->fmttype,
+				      parg->count);
+		if (!parg->fmt)
+			ret = -ENOMEM;
+	}
+out:
+	kfree(ap.text);
+	return ret;
+}
+
+static const char *const reserved_names[] = {
+	"common_type", "common_flags", "common_preempt_count", "common_pid",
+	"common_tgid", FIELD_STRING_IP, FIELD_STRING_RETIP, FIELD_STRING_FUNC,
+};
+
+static bool name_is_taken(const char *name, struct trace_probe *tp, int nr)
+{
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(reserved_names); i++)
+		if (!strcmp(reserved_names[i], name))
+			return true;
+	for (i = 0; i < nr; i++)
+		if (!strcmp(tp->args[i].name, name))
+			return true;
+	return false;
+}
+
+/* An unnamed argument is named after itself if it is an identifier. */
+static char *default_arg_name(const char *arg, int i)
+{
+	char *name;
+
+	if (IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS)) {
+		name = kstrndup(arg, strcspn(arg, ":"), GFP_KERNEL);
+		if (name && is_good_name(name))
+			return name;
+		kfree(name);
+	}
+	return kasprintf(GFP_KERNEL, "arg%d", i + 1);
+}
+
+/**
+ * traceprobe_parse_probe_arg - parse "[NAME=]FETCHARG[:TYPE]" into an arg
+ * @tp: the probe; @tp->size grows by the argument's field
+ * @i: which argument of @tp
+ * @arg: the text
+ * @ctx: where it is read; its offset is set to the body's
+ *
+ * On error, the error is logged and what the argument holds is left for
+ * traceprobe_free_probe_arg() to release.
+ *
+ * Return: 0 or a negative errno.
+ */
+int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *arg,
+			       struct traceprobe_parse_context *ctx)
+{
+	struct probe_arg *parg = &tp->args[i];
+	const char *eq = strchr(arg, '=');
+	const char *body = arg;
+
+	ctx->tp = tp;
+	if (eq) {
+		if (eq - arg > MAX_ARG_NAME_LEN) {
+			trace_probe_log_err(0, ARG_NAME_TOO_LONG);
+			return -EINVAL;
+		}
+		if (eq == arg) {
+			trace_probe_log_err(0, NO_ARG_NAME);
+			return -EINVAL;
+		}
+		parg->name = kstrndup(arg, eq - arg, GFP_KERNEL);
+		body = eq + 1;
+	} else {
+		parg->name = default_arg_name(arg, i);
+	}
+	if (!parg->name)
+		return -ENOMEM;
+	if (!is_good_name(parg->name)) {
+		trace_probe_log_err(0, BAD_ARG_NAME);
+		return -EINVAL;
+	}
+	if (name_is_taken(parg->name, tp, i)) {
+		trace_probe_log_err(0, USED_ARG_NAME);
+		return -EINVAL;
+	}
+	ctx->offset = body - arg;
+	return parse_arg_body(body, tp, parg, ctx);
+}
+
+/**
+ * traceprobe_free_probe_arg - release what an argument owns
+ * @arg: the argument, parsed completely or not
+ */
+void traceprobe_free_probe_arg(struct probe_arg *arg)
+{
+	if (arg->prog.base == FETCH_BASE_SYMBOL ||
+	    arg->prog.base == FETCH_BASE_DATA)
+		kfree(arg->prog.data);
+	kfree(arg->name);
+	kfree(arg->comm);
+	kfree(arg->fmt);
+}
+
+/**
+ * traceprobe_finish_parse - release what parsing a command held
+ * @ctx: the context of its arguments
+ */
+void traceprobe_finish_parse(struct traceprobe_parse_context *ctx)
+{
+	btf_release(ctx);
+}
+

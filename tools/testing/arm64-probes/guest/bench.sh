@@ -1,0 +1,67 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest side of `make bench`, under QEMU -icount shift=0 (a guest
+# nanosecond is a retired instruction). Reports on fd 3:
+#   @bench NAME NANOSECONDS   the fastest of ROUNDS rounds of N getppid calls
+#   @reg STEP NANOSECONDS     defining, enabling, disabling, deleting 1000 probes
+#   @mem BYTES                kernel memory (slab + percpu) per defined probe
+cd /sys/kernel/tracing
+loop=/harness/progs/getppid_loop
+n=${bench_n:-20000}
+rounds=${bench_rounds:-5}
+f=__arm64_sys_getppid
+stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
+bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
+
+echo 0 >events/enable
+echo >dynamic_events
+echo >trace
+echo "@bench baseline $($loop "$n" "$rounds")" >&3
+
+bench() { # NAME DEFINITION...
+	name=$1
+	shift
+	for def in "$@"; do
+		echo "$def" >>kprobe_events || echo "@error $name: $def" >&3
+	done
+	echo 1 >events/bench/enable
+	echo "@bench $name $($loop "$n" "$rounds")" >&3
+	echo 0 >events/bench/enable
+	echo >trace
+	echo >dynamic_events
+}
+
+bench a "p:bench/a $f"
+bench b "p:bench/b $f x0=%x0 x1=%x1"
+bench c "p:bench/c $f s=@linux_banner:string"
+bench d "p:bench/d $f+$stp"
+bench e "p:bench/e $f+$bl"
+bench f "r:bench/f $f"
+bench g "p:bench/g $f" "r:bench/g2 $f"
+
+# The floor: the function tracer on the same function.
+echo "$f" >set_ftrace_filter
+echo function >current_tracer
+echo "@bench ftrace $($loop "$n" "$rounds")" >&3
+echo nop >current_tracer
+echo >set_ftrace_filter
+echo >trace
+
+# Registration: 1000 probes on distinct traceable functions.
+grep -v -e __ -e '\.' -e '\[' available_filter_functions | awk '!seen[$1]++' |
+	head -n 1000 | awk '{ printf "p:bench/p%d %s\n", NR, $1 }' >/tmp/defs
+mem() { awk '/^(Slab|Percpu):/ { kb += $2 } END { print kb }' /proc/meminfo; }
+step() { # NAME: time what is written to the command
+	t0=$($loop now)
+	"$@"
+	t1=$($loop now)
+	echo "$((t1 - t0))"
+}
+m0=$(mem)
+echo "@reg define $(step sh -c 'cat /tmp/defs >>kprobe_events')" >&3
+m1=$(mem)
+echo "@reg defined $(grep -c '^p:bench/' kprobe_events)" >&3
+echo "@mem $(((m1 - m0) * 1024 / 1000))" >&3
+echo "@reg enable $(step sh -c 'echo 1 >events/bench/enable')" >&3
+echo "@reg disable $(step sh -c 'echo 0 >events/bench/enable')" >&3
+echo "@reg delete $(step sh -c 'echo >kprobe_events')" >&3
