@@ -51,17 +51,26 @@ echo >trace
 grep -v -e __ -e '\.' -e '\[' available_filter_functions | awk '!seen[$1]++' |
 	head -n 1000 | awk '{ printf "p:bench/p%d %s\n", NR, $1 }' >/tmp/defs
 mem() { awk '/^(Slab|Percpu):/ { kb += $2 } END { print kb }' /proc/meminfo; }
-step() { # NAME: time what is written to the command
+step() { # FUNCTION: its guest time, in nanoseconds
 	t0=$($loop now)
 	"$@"
 	t1=$($loop now)
 	echo "$((t1 - t0))"
 }
+define_all() {
+	while read -r def; do
+		echo "$def" >>kprobe_events 2>/dev/null
+	done </tmp/defs
+}
+enable_all() { echo 1 >events/bench/enable; }
+disable_all() { echo 0 >events/bench/enable; }
+delete_all() { echo >kprobe_events; }
 m0=$(mem)
-echo "@reg define $(step sh -c 'cat /tmp/defs >>kprobe_events')" >&3
+echo "@reg define $(step define_all)" >&3
 m1=$(mem)
-echo "@reg defined $(grep -c '^p:bench/' kprobe_events)" >&3
-echo "@mem $(((m1 - m0) * 1024 / 1000))" >&3
-echo "@reg enable $(step sh -c 'echo 1 >events/bench/enable')" >&3
-echo "@reg disable $(step sh -c 'echo 0 >events/bench/enable')" >&3
-echo "@reg delete $(step sh -c 'echo >kprobe_events')" >&3
+defined=$(grep -c '^p:bench/' kprobe_events)
+echo "@reg defined $defined" >&3
+echo "@mem $(((m1 - m0) * 1024 / (defined ? defined : 1)))" >&3
+echo "@reg enable $(step enable_all)" >&3
+echo "@reg disable $(step disable_all)" >&3
+echo "@reg delete $(step delete_all)" >&3
