@@ -90,6 +90,36 @@ static nokprobe_inline int fetch_store_string_user(unsigned long addr,
 	return fetch_store_string_common(addr, dest, base, true);
 }
 
+/*
+ * The same in the probed task's own context (uprobes), where a user page
+ * not yet touched is faulted in rather than read as a fault.
+ */
+static inline int fetch_strlen_user_faulting(unsigned long addr)
+{
+	long len = strnlen_user((const char __user *)addr, MAX_STRING_SIZE);
+
+	return len > 0 ? len : -EFAULT;
+}
+
+static inline int fetch_string_user_faulting(unsigned long addr, void *dest,
+					     void *base)
+{
+	u32 maxlen = get_loc_len(*(u32 *)dest);
+	char *data = get_loc_data(dest, base);
+	long len;
+
+	if (unlikely(!maxlen))
+		return -ENOMEM;
+	/* The length without the NUL, or maxlen for a string cut short. */
+	len = strncpy_from_user(data, (const char __user *)addr, maxlen);
+	if (len == maxlen)
+		data[maxlen - 1] = '\0';
+	else if (len >= 0)
+		len++;
+	fetch_set_loc(len, dest, data, base);
+	return len;
+}
+
 static nokprobe_inline int probe_mem_read(void *dest, void *src, size_t size)
 {
 	return copy_from_kernel_nofault(dest, src, size);

@@ -24,6 +24,7 @@
  * @rec: the record an event probe's event just wrote
  * @foffs_base: what a file offset is added to, to make a user address
  * @user: memory is user memory (uprobes)
+ * @may_fault: the probed task's own context: user pages may be faulted in
  */
 struct probe_fetch_env {
 	struct pt_regs	*regs;
@@ -31,13 +32,18 @@ struct probe_fetch_env {
 	void		*rec;
 	unsigned long	foffs_base;
 	bool		user;
+	bool		may_fault;
 };
 
-static nokprobe_inline int probe_read(void *dst, unsigned long addr,
-				      size_t size, bool user)
+static nokprobe_inline int probe_read(struct probe_fetch_env *env, void *dst,
+				      unsigned long addr, size_t size, bool user)
 {
+	const void __user *uaddr = (const void __user *)addr;
+
+	if (user && env->may_fault)
+		return copy_from_user(dst, uaddr, size) ? -EFAULT : 0;
 	if (user)
-		return copy_from_user_nofault(dst, (const void __user *)addr, size);
+		return copy_from_user_nofault(dst, uaddr, size);
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);
 }
 
@@ -79,7 +85,7 @@ fetch_base_value(const struct fetch_prog *p, struct probe_fetch_env *env)
 	case FETCH_BASE_STACK:
 		if (!env->user)
 			return regs_get_kernel_stack_nth(env->regs, p->param);
-		probe_read(&val, user_stack_pointer(env->regs) +
+		probe_read(env, &val, user_stack_pointer(env->regs) +
 			   p->param * sizeof(long), sizeof(long), true);
 		return val;
 	case FETCH_BASE_STACKP:
@@ -114,7 +120,7 @@ static nokprobe_inline int fetch_walk(const struct fetch_prog *p,
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (probe_read(&v, v + p->offs[i], sizeof(v),
+		if (probe_read(env, &v, v + p->offs[i], sizeof(v),
 			       env->user || (p->user & BIT(i))))
 			return -EFAULT;
 	*val = v;
@@ -161,7 +167,7 @@ static nokprobe_inline int fetch_string_addr(const struct fetch_prog *p,
 		return 0;
 	}
 	/* An array of strings is an array of pointers to them. */
-	return probe_read(addr, target + i * sizeof(long), sizeof(long), user);
+	return probe_read(env, addr, target + i * sizeof(long), sizeof(long), user);
 }
 
 static nokprobe_inline int fetch_strlen(const struct fetch_prog *p,
@@ -172,9 +178,11 @@ static nokprobe_inline int fetch_strlen(const struct fetch_prog *p,
 
 	if (p->store == FETCH_STORE_SYMSTR)
 		return sprint_symbol(sym, addr) + 1;
-	if (fetch_store_is_user(p, env))
-		return fetch_store_strlen_user(addr);
-	return fetch_store_strlen(addr);
+	if (!fetch_store_is_user(p, env))
+		return fetch_store_strlen(addr);
+	if (env->may_fault)
+		return fetch_strlen_user_faulting(addr);
+	return fetch_store_strlen_user(addr);
 }
 
 /* Bytes of dynamic data one argument needs. */
@@ -276,9 +284,11 @@ static nokprobe_inline int fetch_store_one_string(const struct fetch_prog *p,
 		fetch_set_loc(len, loc, data, base);
 		return len;
 	}
-	if (fetch_store_is_user(p, env))
-		return fetch_store_string_user(addr, loc, base);
-	return fetch_store_string(addr, loc, base);
+	if (!fetch_store_is_user(p, env))
+		return fetch_store_string(addr, loc, base);
+	if (env->may_fault)
+		return fetch_string_user_faulting(addr, loc, base);
+	return fetch_store_string_user(addr, loc, base);
 }
 
 /*
@@ -322,7 +332,7 @@ static nokprobe_inline int fetch_arg_store(const struct probe_arg *a,
 		for (i = 0; i < n; i++) {
 			void *d = dest + i * p->size;
 
-			if (probe_read(d, target + i * p->size, p->size,
+			if (probe_read(env, d, target + i * p->size, p->size,
 				       fetch_store_is_user(p, env)))
 				memset(d, 0, p->size);
 		}

@@ -4,9 +4,9 @@
  * in uprobe_events or dynamic_events puts a uprobe on an executable file;
  * its hits in any process record events, and feed perf and BPF.
  *
- * The handlers run in the probed task, in process context.  Arguments
- * read user memory through the nofault accessors: a page the task has
- * not touched yet reads as a fault, as it would for a kprobe.
+ * The handlers run in the probed task, in process context, where reading
+ * the task's memory may fault pages in: arguments are fetched into a
+ * per-CPU page first, then copied into the record.
  */
 #define pr_fmt(fmt)	"trace_uprobe: " fmt
 
@@ -152,30 +152,89 @@ static bool tu_dyn_match(const char *system, const char *event,
 
 /* ---- Recording a hit ---------------------------------------------------- */
 
-static void uprobe_record(struct trace_uprobe *tu, unsigned long func,
-			  struct pt_regs *regs, struct probe_fetch_env *env,
-			  struct trace_event_file *file)
-{
-	bool ret = tu_is_return(tu);
-	size_t head = uprobe_head_size(ret);
-	struct uprobe_trace_entry_head *entry;
-	struct trace_event_buffer fbuffer;
-	int dsize;
+/*
+ * A hit's arguments are fetched before anything is reserved, in the probed
+ * task's own context: reading its memory may fault pages in, and sleep,
+ * which the ring buffer cannot be held across.  They go to one page per
+ * CPU, taken under its mutex (a task that migrates keeps the one it took),
+ * laid out as in the record, then copied into the record.  The pages exist
+ * while some uprobe event is enabled.
+ */
+struct uprobe_args_buf {
+	struct mutex	lock;	/* one hit fills and copies @page at a time */
+	void		*page;
+};
 
-	if (trace_trigger_soft_disabled(file))
+static struct uprobe_args_buf __percpu *uprobe_bufs;
+static int uprobe_bufs_users;	/* under event_mutex */
+
+static void uprobe_bufs_put(void)
+{
+	int cpu;
+
+	if (--uprobe_bufs_users || !uprobe_bufs)
 		return;
-	dsize = probe_args_dynsize(&tu->tp, env);
-	entry = trace_event_buffer_reserve(&fbuffer, file,
-					   head + tu->tp.size + dsize);
-	if (!entry)
-		return;
-	if (ret) {
+	for_each_possible_cpu(cpu)
+		kfree(per_cpu_ptr(uprobe_bufs, cpu)->page);
+	free_percpu(uprobe_bufs);
+	uprobe_bufs = NULL;
+}
+
+static int uprobe_bufs_get(void)
+{
+	int cpu;
+
+	if (uprobe_bufs_users++)
+		return 0;
+	uprobe_bufs = alloc_percpu(struct uprobe_args_buf);
+	if (!uprobe_bufs)
+		goto fail;
+	for_each_possible_cpu(cpu) {
+		struct uprobe_args_buf *b = per_cpu_ptr(uprobe_bufs, cpu);
+
+		mutex_init(&b->lock);
+		b->page = kmalloc_node(PAGE_SIZE, GFP_KERNEL, cpu_to_node(cpu));
+		if (!b->page)
+			goto fail;
+	}
+	return 0;
+fail:
+	uprobe_bufs_put();
+	return -ENOMEM;
+}
+
+/* The argument area of a hit's record, ready to copy. */
+struct uprobe_args {
+	void	*data;
+	int	size;
+};
+
+static void uprobe_fill_head(struct uprobe_trace_entry_head *entry,
+			     unsigned long func, struct pt_regs *regs)
+{
+	if (func) {
 		entry->vaddr[0] = func;
 		entry->vaddr[1] = instruction_pointer(regs);
 	} else {
 		entry->vaddr[0] = instruction_pointer(regs);
 	}
-	probe_args_store((void *)entry + head, &tu->tp, env, head, dsize);
+}
+
+static void uprobe_record(struct trace_uprobe *tu, unsigned long func,
+			  struct pt_regs *regs, const struct uprobe_args *args,
+			  struct trace_event_file *file)
+{
+	size_t head = uprobe_head_size(tu_is_return(tu));
+	struct uprobe_trace_entry_head *entry;
+	struct trace_event_buffer fbuffer;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	entry = trace_event_buffer_reserve(&fbuffer, file, head + args->size);
+	if (!entry)
+		return;
+	uprobe_fill_head(entry, func, regs);
+	memcpy((void *)entry + head, args->data, args->size);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -207,14 +266,13 @@ static bool uprobe_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
 }
 
 static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
-			struct pt_regs *regs, struct probe_fetch_env *env)
+			struct pt_regs *regs, const struct uprobe_args *args)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
-	bool ret = tu_is_return(tu);
-	size_t head = uprobe_head_size(ret);
+	size_t head = uprobe_head_size(tu_is_return(tu));
 	struct uprobe_trace_entry_head *entry;
 	struct hlist_head *perf_head;
-	int rctx, dsize, size;
+	int rctx, size;
 
 #ifdef CONFIG_BPF_EVENTS
 	if (bpf_prog_array_valid(call)) {
@@ -234,9 +292,8 @@ static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
 			return;
 	}
 #endif
-	dsize = probe_args_dynsize(&tu->tp, env);
-	size = ALIGN(head + tu->tp.size + dsize + sizeof(u32), sizeof(u64)) -
-	       sizeof(u32);
+	/* perf wants the record with its u32 size header u64-aligned. */
+	size = ALIGN(head + args->size + sizeof(u32), sizeof(u64)) - sizeof(u32);
 	if (WARN_ONCE(size > PERF_MAX_TRACE_SIZE, "profile buffer not large enough"))
 		return;
 
@@ -247,14 +304,9 @@ static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
 	entry = perf_trace_buf_alloc(size, NULL, &rctx);
 	if (!entry)
 		goto out;
-	if (ret) {
-		entry->vaddr[0] = func;
-		entry->vaddr[1] = instruction_pointer(regs);
-	} else {
-		entry->vaddr[0] = instruction_pointer(regs);
-	}
-	memset((void *)entry + head, 0, size - head);
-	probe_args_store((void *)entry + head, &tu->tp, env, head, dsize);
+	uprobe_fill_head(entry, func, regs);
+	memcpy((void *)entry + head, args->data, args->size);
+	memset((void *)entry + head + args->size, 0, size - head - args->size);
 	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
 			      perf_head, NULL);
 out:
@@ -273,29 +325,46 @@ static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
 	struct probe_fetch_env env = {
 		.regs = regs,
 		.user = true,
+		.may_fault = true,
 		.foffs_base = udd.bp_addr - tu->offset,
 	};
 	unsigned int flags = trace_probe_load_flags(&tu->tp);
+	size_t head = uprobe_head_size(tu_is_return(tu));
 	struct event_file_link *link;
-	int ret = 0;
+	struct uprobe_args_buf *buf;
+	struct uprobe_args args;
+	int ret = 0, dsize;
 
 	/* BPF's bpf_get_func_ip() finds the probed address here. */
 	current->utask->vaddr = (unsigned long)&udd;
 
+#ifdef CONFIG_PERF_EVENTS
+	if ((flags & TP_FLAG_PROFILE) && !func &&
+	    !uprobe_perf_filter(&tu->consumer, current->mm))
+		return UPROBE_HANDLER_REMOVE;
+#endif
+	if (WARN_ON_ONCE(!uprobe_bufs))
+		return 0;
+	buf = per_cpu_ptr(uprobe_bufs, raw_smp_processor_id());
+	mutex_lock(&buf->lock);
+	/* Strings longer than the page has room for are cut. */
+	dsize = min_t(int, probe_args_dynsize(&tu->tp, &env),
+		      PAGE_SIZE - head - tu->tp.size);
+	probe_args_store(buf->page, &tu->tp, &env, head, dsize);
+	args.data = buf->page;
+	args.size = tu->tp.size + dsize;
+
 	if (flags & TP_FLAG_TRACE) {
 		rcu_read_lock();
 		trace_probe_for_each_link_rcu(link, &tu->tp)
-			uprobe_record(tu, func, regs, &env, link->file);
+			uprobe_record(tu, func, regs, &args, link->file);
 		rcu_read_unlock();
 	}
 #ifdef CONFIG_PERF_EVENTS
-	if (flags & TP_FLAG_PROFILE) {
-		if (!func && !uprobe_perf_filter(&tu->consumer, current->mm))
-			ret = UPROBE_HANDLER_REMOVE;
-		else
-			uprobe_perf(tu, func, regs, &env);
-	}
+	if (flags & TP_FLAG_PROFILE)
+		uprobe_perf(tu, func, regs, &args);
 #endif
+	mutex_unlock(&buf->lock);
 	return ret;
 }
 
@@ -435,6 +504,9 @@ static int probe_event_enable(struct trace_event_call *call,
 	if (was_enabled)
 		return 0;
 
+	ret = uprobe_bufs_get();
+	if (ret)
+		goto fail;
 	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
 		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
 		struct uprobe *up;
@@ -445,15 +517,18 @@ static int probe_event_enable(struct trace_event_call *call,
 		if (IS_ERR(up)) {
 			ret = PTR_ERR(up);
 			tu_unregister_all(tp);
-			if (file)
-				trace_probe_remove_file(tp, file);
-			else
-				trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
-			return ret;
+			uprobe_bufs_put();
+			goto fail;
 		}
 		tu->uprobe = up;
 	}
 	return 0;
+fail:
+	if (file)
+		trace_probe_remove_file(tp, file);
+	else
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+	return ret;
 }
 
 static void probe_event_disable(struct trace_event_call *call,
@@ -469,7 +544,9 @@ static void probe_event_disable(struct trace_event_call *call,
 	} else {
 		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
 	}
+	/* Waits for the handlers: none uses the argument pages after it. */
 	tu_unregister_all(tp);
+	uprobe_bufs_put();
 }
 
 #ifdef CONFIG_PERF_EVENTS

@@ -8,6 +8,12 @@
 	.text
 	.globl	_start
 _start:
+	/* The address of a string on a page the program never touches. */
+	adrp	x21, untouched
+	add	x21, x21, :lo12:untouched
+	.globl	probe_untouched
+probe_untouched:
+	nop
 	mov	x19, #0
 	mov	x20, #0
 1:	mov	x0, x19
@@ -43,3 +49,9 @@ probe_tbz:
 	.p2align 3
 literal:
 	.quad	0x100
+
+	/* Its own page of data, faulted in only when something reads it. */
+	.data
+	.balign	4096
+untouched:
+	.asciz	"paged in on demand"

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # uprobe events on a user program (progs/uprobe_target.S): probes on a BL,
-# an LDR literal, the ADD after it and a TBZ, and a return probe. The
+# an LDR literal, the ADD after it and a TBZ, a return probe, and a string
+# argument on a page the program never touches. The
 # program must still compute right, and each event must show, in order, the
 # values of its ten hits.
 . /harness/lib.sh
@@ -30,6 +31,7 @@ echo "p:uprobes/u_ldr $prog:$(off probe_ldr_literal) x0=%x0" >>uprobe_events
 echo "p:uprobes/u_add $prog:$(off probe_add) x2=%x2 x1=%x1" >>uprobe_events
 echo "p:uprobes/u_tbz $prog:$(off probe_tbz) x0=%x0" >>uprobe_events
 echo "r:uprobes/u_ret $prog:$(off target) ret=%x0" >>uprobe_events
+echo "p:uprobes/u_str $prog:$(off probe_untouched) s=+0(%x21):string" >>uprobe_events
 echo 1 >events/uprobes/enable
 $prog
 rc=$?
@@ -57,4 +59,7 @@ check ldr-literal u_ldr
 check add-after-literal u_add
 check tbz u_tbz
 check return u_ret
+# A string on a page the task has not touched yet: read by faulting it in.
+echo 's="paged in on demand"' >/tmp/u_str
+check string-on-untouched-page u_str
 echo >uprobe_events
