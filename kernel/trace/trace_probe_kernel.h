@@ -19,19 +19,42 @@ static nokprobe_inline int fetch_store_strlen_user(unsigned long addr)
 	return strnlen_user_nofault((const void __user *)addr, MAX_STRING_SIZE);
 }
 
+/*
+ * Copy (or with a NULL @dst, measure) a kernel string of at most @max
+ * bytes, a chunk at a time rather than a byte at a time.  A chunk never
+ * crosses into the next page: the string may end just before an unmapped
+ * one.  Return the length with the NUL (@max, NUL put in, if it is cut),
+ * or -EFAULT.
+ */
+static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
+					       int max)
+{
+	char chunk[64], *nul;
+	int len = 0, n;
+
+	while (len < max) {
+		n = min3((int)sizeof(chunk), max - len,
+			 (int)(PAGE_SIZE - offset_in_page(addr + len)));
+		if (copy_from_kernel_nofault(chunk, (void *)(addr + len), n))
+			return -EFAULT;
+		nul = memchr(chunk, '\0', n);
+		if (nul)
+			n = nul - chunk + 1;
+		if (dst)
+			memcpy(dst + len, chunk, n);
+		len += n;
+		if (nul)
+			return len;
+	}
+	if (dst)
+		dst[max - 1] = '\0';
+	return max;
+}
+
 /* Length of a kernel string with its NUL, or a negative errno. */
 static nokprobe_inline int fetch_store_strlen(unsigned long addr)
 {
-	const char *p = (const char *)addr;
-	int len = 0;
-	char c;
-
-	do {
-		if (copy_from_kernel_nofault(&c, p + len, 1))
-			return -EFAULT;
-		len++;
-	} while (c && len < MAX_STRING_SIZE);
-	return len;
+	return fetch_kernel_string(NULL, addr, MAX_STRING_SIZE);
 }
 
 /* Point *@dest at @len bytes stored at @data, or at nothing after a fault. */
@@ -55,8 +78,7 @@ static nokprobe_inline int fetch_store_string_common(unsigned long addr,
 		len = strncpy_from_user_nofault(data, (const void __user *)addr,
 						maxlen);
 	else
-		len = strncpy_from_kernel_nofault(data, (const void *)addr,
-						  maxlen);
+		len = fetch_kernel_string(data, addr, maxlen);
 	/* A string that grew since it was measured is cut to fit, with a NUL. */
 	fetch_set_loc(len, dest, data, base);
 	return len;
