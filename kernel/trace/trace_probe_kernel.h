@@ -142,15 +142,4 @@ static inline int fetch_string_user_faulting(unsigned long addr, void *dest,
 	return len;
 }
 
-static nokprobe_inline int probe_mem_read(void *dest, void *src, size_t size)
-{
-	return copy_from_kernel_nofault(dest, src, size);
-}
-
-static nokprobe_inline int probe_mem_read_user(void *dest, void *src,
-					       size_t size)
-{
-	return copy_from_user_nofault(dest, (const void __user *)src, size);
-}
-
 #endif /* _TRACE_PROBE_KERNEL_H */
