@@ -697,6 +697,77 @@ static int unregister_trace_kprobe(struct trace_kprobe *tk)
 	return 0;
 }
 
+/*
+ * Remove every kprobe event, for an O_TRUNC open of kprobe_events.
+ * unregister_kprobe() waits for an RCU grace period before it returns, so
+ * removing N probes one at a time waits N grace periods; here the events
+ * go first, then all their kprobes in one unregister_kprobes() (and one
+ * unregister_kretprobes()) call, which waits once. Falls back to one at a
+ * time when the arrays cannot be had.
+ */
+static int tk_release_all(void)
+{
+	struct kretprobe **rps = NULL;
+	struct kprobe **kps = NULL;
+	struct dyn_event *ev, *tmp;
+	struct trace_kprobe *tk;
+	int nk = 0, nr = 0, n = 0, ret = 0;
+	LIST_HEAD(gone);
+
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(ev) {
+		if (!is_trace_kprobe(ev))
+			continue;
+		if (tk_dyn_busy(ev)) {
+			ret = -EBUSY;
+			goto out;
+		}
+		n++;
+	}
+	if (!n)
+		goto out;
+	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	rps = kvmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	if (!kps || !rps) {
+		kvfree(kps);
+		kvfree(rps);
+		mutex_unlock(&event_mutex);
+		return dyn_events_release_all(&trace_kprobe_ops);
+	}
+	for_each_dyn_event_safe(ev, tmp) {
+		if (!is_trace_kprobe(ev))
+			continue;
+		tk = to_trace_kprobe(ev);
+		if (!trace_probe_has_sibling(&tk->tp) &&
+		    (trace_event_dyn_busy(trace_probe_event_call(&tk->tp)) ||
+		     trace_probe_unregister_event_call(&tk->tp))) {
+			ret = -EBUSY;
+			break;
+		}
+		if (tk_is_registered(tk) && tk_is_return(tk))
+			rps[nr++] = &tk->rp;
+		else if (tk_is_registered(tk))
+			kps[nk++] = &tk->rp.kp;
+		dyn_event_remove(&tk->devent);
+		trace_probe_unlink(&tk->tp);
+		list_add_tail(&tk->devent.list, &gone);
+	}
+	if (nk)
+		unregister_kprobes(kps, nk);
+	if (nr)
+		unregister_kretprobes(rps, nr);
+	list_for_each_entry_safe(ev, tmp, &gone, list) {
+		list_del(&ev->list);
+		free_trace_kprobe(to_trace_kprobe(ev));
+	}
+	kvfree(kps);
+	kvfree(rps);
+out:
+	tracing_reset_all_online_cpus();
+	mutex_unlock(&event_mutex);
+	return ret;
+}
+
 /* Do two probes of an event probe the same place? */
 static bool tk_same_place(struct trace_probe *a, struct trace_probe *b)
 {
@@ -1214,7 +1285,7 @@ EXPORT_SYMBOL_GPL(kprobe_event_delete);
 
 static int kprobe_events_open(struct inode *inode, struct file *file)
 {
-	return trace_probe_events_open(file, &trace_kprobe_ops);
+	return trace_probe_events_open(file, &trace_kprobe_ops, tk_release_all);
 }
 
 static ssize_t kprobe_events_write(struct file *file, const char __user *buffer,

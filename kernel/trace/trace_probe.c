@@ -727,17 +727,22 @@ static int print_fmt_into(struct trace_probe *tp, char *buf, int size,
 int traceprobe_set_print_fmt(struct trace_probe *tp, enum probe_print_type ptype)
 {
 	int size = 256;
-	char *fmt;
+	char *buf, *fmt;
 
+	/* Built in a scratch buffer, kept in one of its own length. */
 	for (;;) {
-		fmt = kmalloc(size, GFP_KERNEL);
-		if (!fmt)
+		buf = kmalloc(size, GFP_KERNEL);
+		if (!buf)
 			return -ENOMEM;
-		if (print_fmt_into(tp, fmt, size, ptype) < size)
+		if (print_fmt_into(tp, buf, size, ptype) < size)
 			break;
-		kfree(fmt);
+		kfree(buf);
 		size *= 2;
 	}
+	fmt = kstrdup(buf, GFP_KERNEL);
+	kfree(buf);
+	if (!fmt)
+		return -ENOMEM;
 	kfree(tp->event->call.print_fmt);
 	tp->event->call.print_fmt = fmt;
 	return 0;
@@ -765,7 +770,10 @@ int traceprobe_define_arg_fields(struct trace_event_call *event_call,
 		kfree(ev->field_names[i]);
 	kfree(ev->field_names);
 	ev->nr_field_names = 0;
-	ev->field_names = kcalloc(2 * tp->nr_args + 1, sizeof(char *), GFP_KERNEL);
+	ev->field_names = NULL;
+	if (!tp->nr_args)
+		return 0;
+	ev->field_names = kcalloc(2 * tp->nr_args, sizeof(char *), GFP_KERNEL);
 	if (!ev->field_names)
 		return -ENOMEM;
 
@@ -1230,17 +1238,20 @@ static const struct seq_operations probe_events_seq_ops = {
  * trace_probe_events_open - open kprobe_events or uprobe_events
  * @file: the file
  * @ops: the kind of dynamic event it lists and defines
+ * @release_all: removes every event of the kind at once, or NULL to remove
+ *	them one at a time
  *
  * Opening it to write with O_TRUNC first removes every event of the kind.
  *
  * Return: 0 or a negative errno.
  */
-int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops)
+int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops,
+			    int (*release_all)(void))
 {
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
 	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		ret = dyn_events_release_all(ops);
+		ret = release_all ? release_all() : dyn_events_release_all(ops);
 	if (ret < 0)
 		return ret;
 	ret = seq_open(file, &probe_events_seq_ops);

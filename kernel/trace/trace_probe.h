@@ -217,7 +217,8 @@ struct dyn_event;
 struct dyn_event_operations;
 int trace_probe_run_command(const char *raw_command,
 			    struct dyn_event_operations *ops);
-int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops);
+int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops,
+			    int (*release_all)(void));
 int trace_probe_profile_open(struct file *file,
 			     int (*show)(struct seq_file *m, struct dyn_event *ev));
 void trace_probe_show_args(struct seq_file *m, struct trace_probe *tp);

@@ -999,7 +999,7 @@ static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
 
 static int uprobe_events_open(struct inode *inode, struct file *file)
 {
-	return trace_probe_events_open(file, &trace_uprobe_ops);
+	return trace_probe_events_open(file, &trace_uprobe_ops, NULL);
 }
 
 static ssize_t uprobe_events_write(struct file *file, const char __user *buffer,

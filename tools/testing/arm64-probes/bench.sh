@@ -11,7 +11,7 @@
 n=${BENCH_N:-20000}
 out=$BUILD/bench
 mkdir -p "$out"
-for k in upstream series; do
+for k in ${BENCH_KERNELS:-upstream series}; do
 	say "bench: the $k kernel"
 	KERNEL=$k "$HARNESS/assemble.sh"
 	KERNEL=$k "$HARNESS/build.sh" >/dev/null
