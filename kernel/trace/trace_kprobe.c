@@ -654,6 +654,16 @@ static int tk_register(struct trace_kprobe *tk)
 				  register_kprobe(kp);
 }
 
+/* Its kprobe is unregistered: make it ready to be registered again. */
+static void tk_unregistered(struct trace_kprobe *tk)
+{
+	/* By symbol if it has one. */
+	INIT_HLIST_NODE(&tk->rp.kp.hlist);
+	INIT_LIST_HEAD(&tk->rp.kp.list);
+	if (tk->symbol)
+		tk->rp.kp.addr = NULL;
+}
+
 static void tk_unregister(struct trace_kprobe *tk)
 {
 	if (!tk_is_registered(tk))
@@ -662,11 +672,7 @@ static void tk_unregister(struct trace_kprobe *tk)
 		unregister_kretprobe(&tk->rp);
 	else
 		unregister_kprobe(&tk->rp.kp);
-	/* Ready to be registered again, by symbol if it has one. */
-	INIT_HLIST_NODE(&tk->rp.kp.hlist);
-	INIT_LIST_HEAD(&tk->rp.kp.list);
-	if (tk->symbol)
-		tk->rp.kp.addr = NULL;
+	tk_unregistered(tk);
 }
 
 /* Register; a probe on a module not loaded yet waits for it. */
@@ -700,10 +706,11 @@ static int unregister_trace_kprobe(struct trace_kprobe *tk)
 /*
  * Remove every kprobe event, for an O_TRUNC open of kprobe_events.
  * unregister_kprobe() waits for an RCU grace period before it returns, so
- * removing N probes one at a time waits N grace periods; here the events
- * go first, then all their kprobes in one unregister_kprobes() (and one
- * unregister_kretprobes()) call, which waits once. Falls back to one at a
- * time when the arrays cannot be had.
+ * removing N probes one at a time waits N grace periods. Here all their
+ * kprobes go first, in one unregister_kprobes() (and one
+ * unregister_kretprobes()) call that waits once; after it no handler can
+ * be running, or run, on an event, and the events go one by one. Falls
+ * back to one at a time when the arrays cannot be had.
  */
 static int tk_release_all(void)
 {
@@ -712,13 +719,15 @@ static int tk_release_all(void)
 	struct dyn_event *ev, *tmp;
 	struct trace_kprobe *tk;
 	int nk = 0, nr = 0, n = 0, ret = 0;
-	LIST_HEAD(gone);
 
 	mutex_lock(&event_mutex);
+	/* Nothing goes unless everything can. */
 	for_each_dyn_event(ev) {
 		if (!is_trace_kprobe(ev))
 			continue;
-		if (tk_dyn_busy(ev)) {
+		tk = to_trace_kprobe(ev);
+		if (tk_dyn_busy(ev) ||
+		    trace_event_dyn_busy(trace_probe_event_call(&tk->tp))) {
 			ret = -EBUSY;
 			goto out;
 		}
@@ -734,34 +743,35 @@ static int tk_release_all(void)
 		mutex_unlock(&event_mutex);
 		return dyn_events_release_all(&trace_kprobe_ops);
 	}
-	for_each_dyn_event_safe(ev, tmp) {
+	for_each_dyn_event(ev) {
 		if (!is_trace_kprobe(ev))
 			continue;
 		tk = to_trace_kprobe(ev);
-		if (!trace_probe_has_sibling(&tk->tp) &&
-		    (trace_event_dyn_busy(trace_probe_event_call(&tk->tp)) ||
-		     trace_probe_unregister_event_call(&tk->tp))) {
-			ret = -EBUSY;
-			break;
-		}
 		if (tk_is_registered(tk) && tk_is_return(tk))
 			rps[nr++] = &tk->rp;
 		else if (tk_is_registered(tk))
 			kps[nk++] = &tk->rp.kp;
-		dyn_event_remove(&tk->devent);
-		trace_probe_unlink(&tk->tp);
-		list_add_tail(&tk->devent.list, &gone);
 	}
 	if (nk)
 		unregister_kprobes(kps, nk);
 	if (nr)
 		unregister_kretprobes(rps, nr);
-	list_for_each_entry_safe(ev, tmp, &gone, list) {
-		list_del(&ev->list);
-		free_trace_kprobe(to_trace_kprobe(ev));
-	}
 	kvfree(kps);
 	kvfree(rps);
+
+	for_each_dyn_event_safe(ev, tmp) {
+		if (!is_trace_kprobe(ev))
+			continue;
+		tk = to_trace_kprobe(ev);
+		tk_unregistered(tk);
+		ret = unregister_trace_kprobe(tk);
+		if (ret) {
+			/* Its event stays: so does its probe. */
+			tk_register_or_wait(tk);
+			break;
+		}
+		free_trace_kprobe(tk);
+	}
 out:
 	tracing_reset_all_online_cpus();
 	mutex_unlock(&event_mutex);

@@ -21,7 +21,10 @@ ours() {
 }
 
 # manifest lines: PATH FATE, FATE being "ours" (the series provides the file,
-# or for a directory ending in /, the directory) or "deleted".
+# or for a directory ending in /, the directory), "deleted", or "patched"
+# (a file of the kernel outside the series' own code, such as a Kconfig,
+# gets a small change: patches/PATH.patch, a unified diff, applied to the
+# base's file).
 manifest() {
 	[ "$KERNEL" = series ] || return 0
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$MANIFEST"
@@ -32,10 +35,24 @@ ours >"$KDIR/ours.list"
 
 # Check the manifest against the tree before touching anything.
 : >"$KDIR/replaced.list"
+: >"$KDIR/patched.list"
 bad=0
 while read -r path fate rest; do
 	[ -z "$rest" ] || { say "manifest: trailing words after '$path $fate'"; bad=1; }
 	[ -e "$BASE/$path" ] || { say "manifest: $path is not in the base"; bad=1; continue; }
+	if [ "$fate" = patched ]; then
+		mkdir -p "$(dirname "$KDIR/patched/$path")"
+		if [ ! -f "$TOP/patches/$path.patch" ]; then
+			say "manifest: $path is marked patched but patches/$path.patch is missing"
+			bad=1
+		elif ! patch -s -f --fuzz=0 -o "$KDIR/patched/$path" "$BASE/$path" \
+			<"$TOP/patches/$path.patch" >/dev/null; then
+			say "manifest: patches/$path.patch does not apply to the base"
+			bad=1
+		fi
+		echo "$path" >>"$KDIR/patched.list"
+		continue
+	fi
 	case $path in
 	*/) (cd "$BASE" && find "$path" -type f) >>"$KDIR/replaced.list"
 	    provided=$(grep -c "^$path" "$KDIR/ours.list" || true) ;;
@@ -70,10 +87,12 @@ touch "$state"
 # Bring every path the series touches now or touched last time to its
 # wanted state. Files are replaced, never written in place: the tree shares
 # its inodes with the base (and the build writes only new files).
-sort -u "$state" "$KDIR/ours.list" "$KDIR/replaced.list" |
+sort -u "$state" "$KDIR/ours.list" "$KDIR/replaced.list" "$KDIR/patched.list" |
 while read -r f; do
 	if grep -qx "$f" "$KDIR/ours.list"; then
 		want=$TOP/$f
+	elif grep -qx "$f" "$KDIR/patched.list"; then
+		want=$KDIR/patched/$f
 	elif grep -qx "$f" "$KDIR/replaced.list"; then
 		want=
 	elif [ -f "$BASE/$f" ]; then
@@ -89,4 +108,4 @@ while read -r f; do
 		cp "$want" "$SRC/$f"
 	fi
 done
-sort -u "$KDIR/ours.list" "$KDIR/replaced.list" >"$state"
+sort -u "$KDIR/ours.list" "$KDIR/replaced.list" "$KDIR/patched.list" >"$state"

@@ -90,3 +90,25 @@ restored() {
 	[ "$(stat -c %Y "$src/arch/p/p1.c")" -gt 946684800 ]
 }
 check assemble-restores-upstream restored
+
+# A patched file: the diff applied to the base's file; then one that does
+# not apply, and one that is missing.
+mkdir -p "$top/patches/kernel"
+cat >"$top/patches/kernel/a.c.patch" <<'PATCH'
+--- a/kernel/a.c
++++ b/kernel/a.c
+@@ -1 +1,2 @@
+ upstream-a
++patched-a
+PATCH
+patched() {
+	printf 'kernel/a.c patched\n' >"$top/manifest"
+	assemble &&
+	[ "$(cat "$src/kernel/a.c")" = "$(printf 'upstream-a\npatched-a')" ] &&
+	[ "$(cat "$base/kernel/a.c")" = upstream-a ]
+}
+check assemble-patched patched
+sed -i 's/^ upstream-a/ upstream-x/' "$top/patches/kernel/a.c.patch"
+check manifest-patch-does-not-apply refused 'does not apply to the base'
+rm "$top/patches/kernel/a.c.patch"
+check manifest-patch-missing refused 'is marked patched but'

@@ -6,7 +6,7 @@
 
 pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm
       linux-source-6.12 bc bison flex libssl-dev libelf-dev cpio dwarves
-      ccache make gcc python3 xz-utils)
+      ccache make gcc patch python3 xz-utils)
 
 missing=()
 for p in "${pkgs[@]}"; do

@@ -20,6 +20,23 @@
 
 #define kretprobe_blacklist_size	0
 
+#ifdef CONFIG_OPTPROBES
+/*
+ * An optimized probe replaces its one instruction with a B to a detour of
+ * MAX_OPTINSN_SIZE instructions (opt.c lays it out).
+ */
+#define MAX_OPTIMIZED_LENGTH		AARCH64_INSN_SIZE
+#define MAX_OPTINSN_SIZE		16
+
+/**
+ * struct arch_optimized_insn - the detour of an optimized probe
+ * @detour: its slot, within branch range of the probe; NULL until ready
+ */
+struct arch_optimized_insn {
+	kprobe_opcode_t *detour;
+};
+#endif
+
 struct kprobe;
 
 /* A slot is written through aarch64_insn_patch_text_nosync(), which syncs. */
@@ -46,6 +63,7 @@ struct kprobe_ctlblk {
 void arch_remove_kprobe(struct kprobe *p);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr);
 void __kretprobe_trampoline(void);
+unsigned long kretprobe_return_handler(struct pt_regs *regs);
 
 #endif /* CONFIG_KPROBES */
 

@@ -3,11 +3,12 @@
  * Return probes on arm64.
  *
  * At the entry of a probed function, x30 is swapped for the address of
- * __kretprobe_trampoline, a BRK. The function returns into it, and the
- * BRK's handler runs the return handlers and resumes at the real return
- * address. The entry probe sits before the function's PACIASP, so the
- * function signs, and later authenticates, the trampoline's address: the
- * swap is invisible to return-address signing.
+ * __kretprobe_trampoline. The function returns into it, and it calls
+ * kretprobe_return_handler() to run the return handlers and find the real
+ * return address, which it then returns to. The entry probe sits before
+ * the function's PACIASP, so the function signs, and later authenticates,
+ * the trampoline's address: the swap is invisible to return-address
+ * signing.
  */
 
 #include <linux/kprobes.h>
@@ -28,22 +29,29 @@ void __kprobes arch_prepare_kretprobe(struct kretprobe_instance *ri,
 }
 
 /**
- * kretprobe_brk_handler() - a probed function returned into the trampoline
- * @regs: the state at the return
- * @esr: the syndrome of the BRK
+ * kretprobe_return_handler() - a probed function returned into the trampoline
+ * @regs: its registers at the return, saved by the trampoline
  *
- * Return: DBG_HOOK_HANDLED, or DBG_HOOK_ERROR for a BRK elsewhere.
+ * Return: the address the function was called from, to return to.
+ */
+unsigned long __kprobes kretprobe_return_handler(struct pt_regs *regs)
+{
+	return kretprobe_trampoline_handler(regs, (void *)regs->regs[29]);
+}
+
+/**
+ * kretprobe_brk_handler() - a BRK with the kretprobe immediate
+ * @regs: the state at the BRK
+ * @esr: its syndrome
+ *
+ * The trampoline takes no exception: no BRK of the kernel's has this
+ * immediate any more, and one that is hit is not ours.
+ *
+ * Return: DBG_HOOK_ERROR.
  */
 int __kprobes kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
-	unsigned long ret;
-
-	if (instruction_pointer(regs) != (unsigned long)__kretprobe_trampoline)
-		return DBG_HOOK_ERROR;
-
-	ret = kretprobe_trampoline_handler(regs, (void *)regs->regs[29]);
-	instruction_pointer_set(regs, ret);
-	return DBG_HOOK_HANDLED;
+	return DBG_HOOK_ERROR;
 }
 
 int arch_trampoline_kprobe(struct kprobe *p)

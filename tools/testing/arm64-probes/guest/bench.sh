@@ -25,6 +25,9 @@ bench() { # NAME DEFINITION...
 		echo "$def" >>kprobe_events || echo "@error $name: $def" >&3
 	done
 	echo 1 >events/bench/enable
+	# The steady state: a kernel with optimized probes switches them in
+	# from a worker, after an RCU-tasks grace period.
+	sleep 1
 	echo "@bench $name $($loop "$n" "$rounds")" >&3
 	echo 0 >events/bench/enable
 	echo >trace

@@ -1,0 +1,426 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Optimized kprobes on arm64: a B to a detour in place of the BRK.
+ *
+ * Once the generic core decides a probe can be optimized (it has no
+ * post-handler, optimization is on), the probe's BRK is replaced by a B to
+ * the probe's detour, a slot within the B's +/-128 MB reach:
+ *
+ *	stp	x0, x1, [sp, #-PT_REGS_SIZE]!	// a struct pt_regs on the stack
+ *	str	x30, [sp, #S_LR]
+ *	ldr	x0, =op				// literal: the optimized_kprobe
+ *	ldr	x1, =optprobe_common		// literal: the shared part
+ *	blr	x1				// saves the rest, calls the handlers
+ *	ldp	x0, x1, [sp], #PT_REGS_SIZE
+ *	<the probed instruction, or what does its work from here>
+ *	b	probe + 4			// (or to where it branches)
+ *
+ * No exception is taken: the handlers run in the probed code's own context,
+ * with its interrupt mask, and cost a call rather than a trap.
+ *
+ * Both the BRK and the B are instructions the architecture allows to be
+ * swapped while other CPUs execute them, so one write switches a probe in
+ * either direction. A CPU that still sees the BRK takes the breakpoint
+ * path, which stays valid throughout. The core waits for an RCU-tasks
+ * grace period before it writes the B (every CPU has synchronised its
+ * context since the detour was written) and before it frees a detour (no
+ * task is preempted inside it).
+ *
+ * As kprobes.rst says of optimized probes, a pre-handler cannot divert the
+ * probed code by changing the PC: the detour always goes on.
+ */
+
+#include <linux/bitfield.h>
+#include <linux/execmem.h>
+#include <linux/kprobes.h>
+#include <linux/set_memory.h>
+#include <linux/sizes.h>
+
+#include <asm/debug-monitors.h>
+#include <asm/insn.h>
+#include <asm/patching.h>
+#include <asm/ptrace.h>
+
+#include "decode.h"
+
+void optprobe_common(void);
+void optprobe_handler(struct optimized_kprobe *op, struct pt_regs *regs);
+
+/* The detour's layout, in instructions (MAX_OPTINSN_SIZE in all). */
+enum {
+	DETOUR_SAVE,			/* stp x0, x1, [sp, #-PT_REGS_SIZE]! */
+	DETOUR_SAVE_LR,			/* str x30, [sp, #S_LR] */
+	DETOUR_LOAD_OP,			/* ldr x0, DETOUR_LIT_OP */
+	DETOUR_LOAD_COMMON,		/* ldr x1, DETOUR_LIT_COMMON */
+	DETOUR_CALL,			/* blr x1 */
+	DETOUR_RESTORE,			/* ldp x0, x1, [sp], #PT_REGS_SIZE */
+	DETOUR_TAIL,			/* up to 4: the instruction's work */
+	DETOUR_LIT_OP = 10,		/* 64-bit literals, 8-byte aligned */
+	DETOUR_LIT_COMMON = 12,
+	DETOUR_LIT_TAIL = 14,		/* a value the tail loads */
+	DETOUR_END = 16,
+};
+static_assert(DETOUR_END == MAX_OPTINSN_SIZE);
+
+/*
+ * How the tail of the detour does the probed instruction's work. Stepped
+ * instructions (decode.c) do not depend on their address: they run as
+ * they are. The simulated ones do, or are branches, and are rebuilt here
+ * to work from the detour's address.
+ */
+enum tail_kind {
+	TAIL_REFUSE,		/* keep the breakpoint */
+	TAIL_COPY,		/* the instruction, then B back */
+	TAIL_SKIP,		/* nothing but B back */
+	TAIL_B,			/* B to its target */
+	TAIL_BL,		/* x30 = probe + 4, B to its target */
+	TAIL_COND,		/* itself, retargeted: taken, B to its target */
+	TAIL_ADR,		/* load the address it computes */
+	TAIL_LDR_LIT,		/* load the literal's address, then load */
+};
+
+struct tail_class {
+	u32 mask;
+	u32 value;
+	enum tail_kind kind;
+};
+
+/* The classes decode.c simulates, one row each; first match wins. */
+static const struct tail_class simulated_tails[] = {
+	/* Address generation: the result is known when the probe is made. */
+	{ 0x1f000000, 0x10000000, TAIL_ADR },		/* ADR, ADRP */
+	{ 0xfc000000, 0x14000000, TAIL_B },		/* B */
+	{ 0xfc000000, 0x94000000, TAIL_BL },		/* BL */
+	{ 0x7e000000, 0x34000000, TAIL_COND },		/* CBZ, CBNZ */
+	{ 0x7e000000, 0x36000000, TAIL_COND },		/* TBZ, TBNZ */
+	{ 0xff000000, 0x54000000, TAIL_COND },		/* B.cond, BC.cond */
+	/* Register branches read no PC: they run as they are. */
+	{ 0xfffffc1f, 0xd61f0000, TAIL_COPY },		/* BR */
+	{ 0xfffffc1f, 0xd65f0000, TAIL_COPY },		/* RET */
+	/* BLR would return into the detour, a frame no unwinder knows. */
+	{ 0xfffffc1f, 0xd63f0000, TAIL_REFUSE },	/* BLR */
+	/*
+	 * The hints decode.c simulates (NOP, YIELD, WFE, WFI, SEVL, BTI,
+	 * PACI[AB]SP/Z) and MRS DAIF: in the detour, with the probed code's
+	 * SP, x30 and interrupt mask, each does exactly what it does in place.
+	 */
+	{ 0xfffff01f, 0xd503201f, TAIL_COPY },		/* hints */
+	{ 0xffffffe0, 0xd53b4220, TAIL_COPY },		/* MRS DAIF */
+	{ 0xbf000000, 0x18000000, TAIL_LDR_LIT },	/* LDR (literal) */
+	{ 0xff000000, 0x98000000, TAIL_LDR_LIT },	/* LDRSW (literal) */
+	{ 0xff000000, 0xd8000000, TAIL_SKIP },		/* PRFM (literal) */
+	/* LDR (literal, SIMD&FP) would need a free register: none is. */
+};
+
+static enum tail_kind tail_kind_of(u32 insn)
+{
+	const struct probe_insn_class *class = probe_decode(insn);
+	int i;
+
+	if (class->kernel == PROBE_STEP)
+		return TAIL_COPY;
+	if (class->kernel != PROBE_SIMULATE)
+		return TAIL_REFUSE;
+	for (i = 0; i < ARRAY_SIZE(simulated_tails); i++)
+		if ((insn & simulated_tails[i].mask) == simulated_tails[i].value)
+			return simulated_tails[i].kind;
+	return TAIL_REFUSE;
+}
+
+#define INSN_RT(insn)		FIELD_GET(GENMASK(4, 0), insn)
+#define IMM19_FIELD		GENMASK(23, 5)
+#define IMM14_FIELD		GENMASK(18, 5)
+
+/* LDR Xt, <label>, the label @words instructions ahead. */
+static u32 ldr_literal_x(unsigned int rt, int words)
+{
+	return 0x58000000 | FIELD_PREP(IMM19_FIELD, words) | rt;
+}
+
+/* LDR Xt|Wt, [Xn] and LDRSW Xt, [Xn], by the literal load they replace. */
+static u32 ldr_from_reg(u32 lit, unsigned int rt)
+{
+	u32 op;
+
+	if ((lit & 0xff000000) == 0x98000000)
+		op = 0xb9800000;		/* LDRSW */
+	else if (lit & BIT(30))
+		op = 0xf9400000;		/* LDR (64-bit) */
+	else
+		op = 0xb9400000;		/* LDR (32-bit) */
+	return op | rt << 5 | rt;
+}
+
+/* Where B, BL, B.cond, BC.cond, CB[N]Z or TB[N]Z at @pc branches to. */
+static unsigned long branch_target(u32 insn, unsigned long pc)
+{
+	if ((insn & 0x7c000000) == 0x14000000)
+		return pc + sign_extend64((insn & GENMASK(25, 0)) << 2, 27);
+	if ((insn & 0x7e000000) == 0x36000000)
+		return pc + sign_extend64(FIELD_GET(IMM14_FIELD, insn) << 2, 15);
+	return pc + sign_extend64(FIELD_GET(IMM19_FIELD, insn) << 2, 20);
+}
+
+/* The address ADR or ADRP at @pc computes. */
+static unsigned long adr_value(u32 insn, unsigned long pc)
+{
+	s64 imm = FIELD_GET(GENMASK(23, 5), insn) << 2 |
+		  FIELD_GET(GENMASK(30, 29), insn);
+
+	imm = sign_extend64(imm, 20);
+	if (insn & BIT(31))			/* ADRP */
+		return (pc & ~(SZ_4K - 1)) + (imm << 12);
+	return pc + imm;
+}
+
+static bool in_branch_range(unsigned long from, unsigned long to)
+{
+	long off = to - from;
+
+	return off >= -SZ_128M && off < SZ_128M;
+}
+
+/* B from detour word @i to @to, or 0 when @to is out of reach. */
+static u32 detour_b(kprobe_opcode_t *detour, int i, unsigned long to)
+{
+	unsigned long from = (unsigned long)&detour[i];
+
+	u32 b;
+
+	if (!in_branch_range(from, to))
+		return 0;
+	b = aarch64_insn_gen_branch_imm(from, to, AARCH64_INSN_BRANCH_NOLINK);
+	return b == AARCH64_BREAK_FAULT ? 0 : b;
+}
+
+static void put_literal(u32 *buf, int i, u64 value)
+{
+	buf[i] = lower_32_bits(value);
+	buf[i + 1] = upper_32_bits(value);
+}
+
+/*
+ * Write into @buf the tail that does the work of @insn, probed at @addr,
+ * for a detour at @detour. Return: false when the instruction has no tail.
+ */
+static bool build_tail(u32 *buf, kprobe_opcode_t *detour, u32 insn,
+		       unsigned long addr)
+{
+	unsigned long back = addr + AARCH64_INSN_SIZE;
+	unsigned int rt = INSN_RT(insn);
+	int i = DETOUR_TAIL;
+
+	switch (tail_kind_of(insn)) {
+	case TAIL_COPY:
+		buf[i++] = insn;
+		break;
+	case TAIL_SKIP:
+		break;
+	case TAIL_B:
+		buf[i] = detour_b(detour, i, branch_target(insn, addr));
+		return buf[i];
+	case TAIL_BL:
+		buf[i] = ldr_literal_x(AARCH64_INSN_REG_LR, DETOUR_LIT_TAIL - i);
+		put_literal(buf, DETOUR_LIT_TAIL, back);
+		i++;
+		buf[i] = detour_b(detour, i, branch_target(insn, addr));
+		return buf[i];
+	case TAIL_COND:
+		/* Taken: to the B two words on. Not taken: on to B back. */
+		if ((insn & 0x7e000000) == 0x36000000)
+			buf[i] = (insn & ~IMM14_FIELD) | FIELD_PREP(IMM14_FIELD, 2);
+		else
+			buf[i] = (insn & ~IMM19_FIELD) | FIELD_PREP(IMM19_FIELD, 2);
+		buf[i + 2] = detour_b(detour, i + 2,
+				      branch_target(insn, addr));
+		if (!buf[i + 2])
+			return false;
+		i++;
+		break;
+	case TAIL_ADR:
+		if (rt != AARCH64_INSN_REG_ZR) {
+			buf[i] = ldr_literal_x(rt, DETOUR_LIT_TAIL - i);
+			put_literal(buf, DETOUR_LIT_TAIL, adr_value(insn, addr));
+			i++;
+		}
+		break;
+	case TAIL_LDR_LIT:
+		/* Rt 31 is XZR here: the load would need a base register. */
+		if (rt == AARCH64_INSN_REG_ZR)
+			return false;
+		buf[i] = ldr_literal_x(rt, DETOUR_LIT_TAIL - i);
+		put_literal(buf, DETOUR_LIT_TAIL,
+			    addr + sign_extend64(FIELD_GET(IMM19_FIELD, insn) << 2, 20));
+		buf[i + 1] = ldr_from_reg(insn, rt);
+		i += 2;
+		break;
+	default:
+		return false;
+	}
+	buf[i] = detour_b(detour, i, back);
+	return buf[i];
+}
+
+static bool build_detour(u32 *buf, kprobe_opcode_t *detour,
+			 struct optimized_kprobe *op, u32 insn,
+			 unsigned long addr)
+{
+	const int frame = sizeof(struct pt_regs);
+	int i;
+
+	for (i = 0; i < DETOUR_END; i++)
+		buf[i] = aarch64_insn_gen_nop();
+	buf[DETOUR_SAVE] = aarch64_insn_gen_load_store_pair(AARCH64_INSN_REG_0,
+			AARCH64_INSN_REG_1, AARCH64_INSN_REG_SP, -frame,
+			AARCH64_INSN_VARIANT_64BIT,
+			AARCH64_INSN_LDST_STORE_PAIR_PRE_INDEX);
+	buf[DETOUR_SAVE_LR] = aarch64_insn_gen_load_store_imm(AARCH64_INSN_REG_LR,
+			AARCH64_INSN_REG_SP, offsetof(struct pt_regs, regs[30]),
+			AARCH64_INSN_SIZE_64, AARCH64_INSN_LDST_STORE_IMM_OFFSET);
+	buf[DETOUR_LOAD_OP] = ldr_literal_x(AARCH64_INSN_REG_0,
+					    DETOUR_LIT_OP - DETOUR_LOAD_OP);
+	buf[DETOUR_LOAD_COMMON] = ldr_literal_x(AARCH64_INSN_REG_1,
+					DETOUR_LIT_COMMON - DETOUR_LOAD_COMMON);
+	buf[DETOUR_CALL] = aarch64_insn_gen_branch_reg(AARCH64_INSN_REG_1,
+						       AARCH64_INSN_BRANCH_LINK);
+	buf[DETOUR_RESTORE] = aarch64_insn_gen_load_store_pair(AARCH64_INSN_REG_0,
+			AARCH64_INSN_REG_1, AARCH64_INSN_REG_SP, frame,
+			AARCH64_INSN_VARIANT_64BIT,
+			AARCH64_INSN_LDST_LOAD_PAIR_POST_INDEX);
+	put_literal(buf, DETOUR_LIT_OP, (unsigned long)op);
+	put_literal(buf, DETOUR_LIT_COMMON, (unsigned long)optprobe_common);
+
+	for (i = 0; i < DETOUR_TAIL; i++)
+		if (buf[i] == AARCH64_BREAK_FAULT)
+			return false;
+	return build_tail(buf, detour, insn, addr);
+}
+
+/*
+ * Detours come from the module area, whose 128 MB window around the kernel
+ * image is in branch range of all kernel text (and of the modules placed
+ * in it); the generic kprobes area may be anywhere in vmalloc space.
+ */
+void *alloc_optinsn_page(void)
+{
+	void *page = execmem_alloc(EXECMEM_MODULE_TEXT, PAGE_SIZE);
+
+	if (page && set_memory_rox((unsigned long)page, 1)) {
+		execmem_free(page);
+		return NULL;
+	}
+	return page;
+}
+
+void free_optinsn_page(void *page)
+{
+	execmem_free(page);
+}
+
+int arch_prepared_optinsn(struct arch_optimized_insn *optinsn)
+{
+	return !!optinsn->detour;
+}
+
+/* The region is the probed instruction alone: no other probe can be in it. */
+int arch_check_optimized_kprobe(struct optimized_kprobe *op)
+{
+	return 0;
+}
+
+int arch_within_optimized_kprobe(struct optimized_kprobe *op,
+				 kprobe_opcode_t *addr)
+{
+	return op->kp.addr == addr;
+}
+
+int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
+				  struct kprobe *orig)
+{
+	unsigned long addr = (unsigned long)orig->addr;
+	u32 buf[DETOUR_END];
+	kprobe_opcode_t *detour;
+
+	if (tail_kind_of(orig->opcode) == TAIL_REFUSE)
+		return -EINVAL;
+	detour = get_optinsn_slot();
+	if (!detour)
+		return -ENOMEM;
+	if (!in_branch_range(addr, (unsigned long)detour) ||
+	    !build_detour(buf, detour, op, orig->opcode, addr)) {
+		free_optinsn_slot(detour, 0);
+		return -ERANGE;
+	}
+	aarch64_insn_copy(detour, buf, sizeof(buf));
+	op->optinsn.detour = detour;
+	return 0;
+}
+
+void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
+{
+	if (op->optinsn.detour) {
+		free_optinsn_slot(op->optinsn.detour, 1);
+		op->optinsn.detour = NULL;
+	}
+}
+
+void arch_optimize_kprobes(struct list_head *oplist)
+{
+	struct optimized_kprobe *op, *tmp;
+
+	list_for_each_entry_safe(op, tmp, oplist, list) {
+		u32 b = aarch64_insn_gen_branch_imm((unsigned long)op->kp.addr,
+						    (unsigned long)op->optinsn.detour,
+						    AARCH64_INSN_BRANCH_NOLINK);
+
+		WARN_ON(aarch64_insn_patch_text_nosync(op->kp.addr, b));
+		list_del_init(&op->list);
+	}
+}
+
+void arch_unoptimize_kprobe(struct optimized_kprobe *op)
+{
+	WARN_ON(aarch64_insn_patch_text_nosync(op->kp.addr,
+					       BRK64_OPCODE_KPROBES));
+}
+
+void arch_unoptimize_kprobes(struct list_head *oplist,
+			     struct list_head *done_list)
+{
+	struct optimized_kprobe *op, *tmp;
+
+	list_for_each_entry_safe(op, tmp, oplist, list) {
+		arch_unoptimize_kprobe(op);
+		list_move(&op->list, done_list);
+	}
+}
+
+/**
+ * optprobe_handler() - run an optimized probe's handlers, from its detour
+ * @op: the probe
+ * @regs: the probed code's registers, but for the PC, which is set here
+ *
+ * Preemption is off while the handlers run, as in the breakpoint path;
+ * interrupts stay as the probed code had them. A probe hit while another
+ * is being handled on this CPU is counted as missed.
+ */
+void __kprobes optprobe_handler(struct optimized_kprobe *op,
+				struct pt_regs *regs)
+{
+	regs->pc = (unsigned long)op->kp.addr;
+	regs->stackframe[1] = regs->pc;
+	regs->orig_x0 = regs->regs[0];
+	regs->syscallno = NO_SYSCALL;
+
+	/* Not traced: the preempt tracers' hooks would run on every hit. */
+	preempt_disable_notrace();
+	if (kprobe_running()) {
+		kprobes_inc_nmissed_count(&op->kp);
+	} else {
+		__this_cpu_write(current_kprobe, &op->kp);
+		get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
+		opt_pre_handler(&op->kp, regs);
+		__this_cpu_write(current_kprobe, NULL);
+	}
+	preempt_enable_notrace();
+}

@@ -1,0 +1,151 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Optimized probes (arch/arm64/kernel/probes/opt.c): what ftracetest's
+# kprobe_opt_types.tc checks (it skips aarch64), the run-time switch, every
+# hit recorded through a detour, adjacent optimized probes, a probe on a
+# function the function tracer patches meanwhile, and probes removed while
+# other CPUs run through their detours. The host fails the run on any oops,
+# warning or hang.
+. /harness/lib.sh
+cd /sys/kernel/tracing
+loop=/harness/progs/getppid_loop
+f=__arm64_sys_getppid
+stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
+list=/sys/kernel/debug/kprobes/list
+sysctl=/proc/sys/debug/kprobes-optimization
+log=/tmp/optprobes.log
+: >$log
+
+if [ ! -e $sysctl ]; then
+	for t in kprobe-opt-types switch-and-record adjacent function-tracer \
+		 remove-while-running; do
+		result optprobes UNSUPPORTED $t
+	done
+	exit 0
+fi
+
+echo 0 >events/enable
+echo >trace
+echo >kprobe_events
+
+# hits EVENT: its hit count in kprobe_profile.
+hits() { awk -v e="$1" '$1 == e { print $2 }' kprobe_profile; }
+# optimized OFFSET: the probe at $f+OFFSET is marked optimized.
+optimized() { grep -q "$f+$1 .*\[OPTIMIZED\]" $list; }
+# settle: the optimizer switches probes in after an RCU-tasks grace period.
+settle() { sleep 2; }
+
+# kprobe_opt_types.tc, for aarch64: some probe on kernel_clone is optimized.
+found=
+for i in $(seq 0 4 252); do
+	echo "p:testprobe kernel_clone+$i" >kprobe_events 2>/dev/null || continue
+	echo 1 >events/kprobes/enable || continue
+	(echo forked) >/dev/null
+	probe=$(grep kernel_clone $list)
+	echo 0 >events/kprobes/enable
+	echo >kprobe_events
+	if echo "$probe" | grep -q OPTIMIZED; then
+		found=$i
+		break
+	fi
+done
+echo "kernel_clone+$found optimized" >>$log
+[ -n "$found" ] && result optprobes PASS kprobe-opt-types ||
+	result optprobes FAIL kprobe-opt-types
+
+# Every hit through the detour is recorded; the switch takes probes out of
+# optimization and back, and each way every hit is still recorded.
+echo "p:opt/entry $f x0=%x0" >>kprobe_events
+echo "p:opt/body $f+$stp" >>kprobe_events
+echo 1 >events/opt/enable
+settle
+cat $list >>$log
+pass=1
+for want in 1 0 1; do
+	echo $want >$sysctl
+	settle
+	if [ $want = 1 ]; then
+		optimized 0x0 && optimized "0x$(printf %x "$stp")" || pass=0
+	else
+		! grep -q "$f.*OPTIMIZED" $list || pass=0
+	fi
+	echo >trace
+	e0=$(hits entry)
+	$loop 1000 1 >/dev/null
+	e1=$(hits entry)
+	rec=$(grep -c ' entry: ' trace)
+	body=$(grep -c ' body: ' trace)
+	echo "optimization $want: hits $((e1 - e0)), records $rec/$body" >>$log
+	[ $((e1 - e0)) -ge 1000 ] && [ "$rec" -eq $((e1 - e0)) ] &&
+		[ "$body" -eq "$rec" ] || pass=0
+done
+[ $pass = 1 ] && result optprobes PASS switch-and-record ||
+	result optprobes FAIL switch-and-record
+echo 0 >events/opt/enable
+echo >kprobe_events
+
+# Adjacent probes, each optimized alone: stp and the next instruction.
+next=$((stp + 4))
+echo "p:opt/a $f+$stp" >>kprobe_events
+echo "p:opt/b $f+$next" >>kprobe_events 2>>$log
+echo 1 >events/opt/enable
+settle
+a0=$(hits a); b0=$(hits b)
+$loop 1000 1 >/dev/null
+a1=$(hits a); b1=$(hits b)
+echo "adjacent: $((a1 - a0)) $((b1 - b0))" >>$log
+grep "$f" $list >>$log
+if optimized "0x$(printf %x $stp)" && optimized "0x$(printf %x $next)" &&
+   [ $((a1 - a0)) -ge 1000 ] && [ $((a1 - a0)) -eq $((b1 - b0)) ]; then
+	result optprobes PASS adjacent
+else
+	result optprobes FAIL adjacent
+fi
+echo 0 >events/opt/enable
+echo >kprobe_events
+
+# The function tracer patches the function's entry (its BL to ftrace, one
+# instruction after the probe) on and off while the optimized probe runs.
+echo "p:opt/entry $f" >>kprobe_events
+echo 1 >events/opt/enable
+settle
+echo "$f" >set_ftrace_filter
+e0=$(hits entry)
+for i in 1 2 3 4 5; do
+	echo function >current_tracer
+	$loop 200 1 >/dev/null
+	echo nop >current_tracer
+	$loop 200 1 >/dev/null
+done
+e1=$(hits entry)
+echo >set_ftrace_filter
+echo "under the function tracer: $((e1 - e0)) hits" >>$log
+optimized 0x0 && [ $((e1 - e0)) -ge 2000 ] &&
+	result optprobes PASS function-tracer || result optprobes FAIL function-tracer
+echo 0 >events/opt/enable
+echo >kprobe_events
+
+# Removal while other CPUs run through the detours: two loops hit the
+# function while its probes are enabled, optimized, disabled and removed.
+$loop 2000000 1 >/dev/null &
+l1=$!
+$loop 2000000 1 >/dev/null &
+l2=$!
+for i in 1 2 3 4 5; do
+	echo "p:opt/entry $f x0=%x0" >>kprobe_events
+	echo "p:opt/body $f+$stp" >>kprobe_events
+	echo "r:opt/ret $f ret=\$retval" >>kprobe_events
+	echo 1 >events/opt/enable
+	settle
+	grep -c "$f.*OPTIMIZED" $list >>$log
+	echo 0 >events/opt/enable
+	echo >kprobe_events
+done
+kill $l1 $l2 2>/dev/null
+wait 2>/dev/null
+[ -z "$(cat kprobe_events)" ] && ! grep -q "$f" $list &&
+	result optprobes PASS remove-while-running ||
+	result optprobes FAIL remove-while-running
+
+echo 1 >$sysctl
+log_file optprobes summary $log
