@@ -42,9 +42,7 @@
 #include <asm/ptrace.h>
 
 #include "decode.h"
-
-void optprobe_common(void);
-void optprobe_handler(struct optimized_kprobe *op, struct pt_regs *regs);
+#include "opt.h"
 
 /* The detour's layout, in instructions (MAX_OPTINSN_SIZE in all). */
 enum {
@@ -60,6 +58,7 @@ enum {
 	DETOUR_LIT_TAIL = 14,		/* a value the tail loads */
 	DETOUR_END = 16,
 };
+
 static_assert(DETOUR_END == MAX_OPTINSN_SIZE);
 
 /*
@@ -261,32 +260,41 @@ static bool build_tail(u32 *buf, kprobe_opcode_t *detour, u32 insn,
 	return buf[i];
 }
 
+/* STP/LDP x0, x1 with SP as the base, written back. */
+static u32 x0_x1_pair(int offset, enum aarch64_insn_ldst_type type)
+{
+	return aarch64_insn_gen_load_store_pair(AARCH64_INSN_REG_0,
+						AARCH64_INSN_REG_1,
+						AARCH64_INSN_REG_SP, offset,
+						AARCH64_INSN_VARIANT_64BIT, type);
+}
+
 static bool build_detour(u32 *buf, kprobe_opcode_t *detour,
 			 struct optimized_kprobe *op, u32 insn,
 			 unsigned long addr)
 {
 	const int frame = sizeof(struct pt_regs);
+	const int lr = offsetof(struct pt_regs, regs[30]);
 	int i;
 
 	for (i = 0; i < DETOUR_END; i++)
 		buf[i] = aarch64_insn_gen_nop();
-	buf[DETOUR_SAVE] = aarch64_insn_gen_load_store_pair(AARCH64_INSN_REG_0,
-			AARCH64_INSN_REG_1, AARCH64_INSN_REG_SP, -frame,
-			AARCH64_INSN_VARIANT_64BIT,
-			AARCH64_INSN_LDST_STORE_PAIR_PRE_INDEX);
-	buf[DETOUR_SAVE_LR] = aarch64_insn_gen_load_store_imm(AARCH64_INSN_REG_LR,
-			AARCH64_INSN_REG_SP, offsetof(struct pt_regs, regs[30]),
-			AARCH64_INSN_SIZE_64, AARCH64_INSN_LDST_STORE_IMM_OFFSET);
-	buf[DETOUR_LOAD_OP] = ldr_literal_x(AARCH64_INSN_REG_0,
-					    DETOUR_LIT_OP - DETOUR_LOAD_OP);
-	buf[DETOUR_LOAD_COMMON] = ldr_literal_x(AARCH64_INSN_REG_1,
-					DETOUR_LIT_COMMON - DETOUR_LOAD_COMMON);
+	buf[DETOUR_SAVE] = x0_x1_pair(-frame,
+				      AARCH64_INSN_LDST_STORE_PAIR_PRE_INDEX);
+	buf[DETOUR_SAVE_LR] =
+		aarch64_insn_gen_load_store_imm(AARCH64_INSN_REG_LR,
+						AARCH64_INSN_REG_SP, lr,
+						AARCH64_INSN_SIZE_64,
+						AARCH64_INSN_LDST_STORE_IMM_OFFSET);
+	buf[DETOUR_LOAD_OP] =
+		ldr_literal_x(AARCH64_INSN_REG_0, DETOUR_LIT_OP - DETOUR_LOAD_OP);
+	buf[DETOUR_LOAD_COMMON] =
+		ldr_literal_x(AARCH64_INSN_REG_1,
+			      DETOUR_LIT_COMMON - DETOUR_LOAD_COMMON);
 	buf[DETOUR_CALL] = aarch64_insn_gen_branch_reg(AARCH64_INSN_REG_1,
 						       AARCH64_INSN_BRANCH_LINK);
-	buf[DETOUR_RESTORE] = aarch64_insn_gen_load_store_pair(AARCH64_INSN_REG_0,
-			AARCH64_INSN_REG_1, AARCH64_INSN_REG_SP, frame,
-			AARCH64_INSN_VARIANT_64BIT,
-			AARCH64_INSN_LDST_LOAD_PAIR_POST_INDEX);
+	buf[DETOUR_RESTORE] = x0_x1_pair(frame,
+					 AARCH64_INSN_LDST_LOAD_PAIR_POST_INDEX);
 	put_literal(buf, DETOUR_LIT_OP, (unsigned long)op);
 	put_literal(buf, DETOUR_LIT_COMMON, (unsigned long)optprobe_common);
 
@@ -384,14 +392,16 @@ void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 					       BRK64_OPCODE_KPROBES));
 }
 
+/* What comes back on @done_list, the core disarms or frees. */
 void arch_unoptimize_kprobes(struct list_head *oplist,
 			     struct list_head *done_list)
 {
-	struct optimized_kprobe *op, *tmp;
+	while (!list_empty(oplist)) {
+		struct optimized_kprobe *op =
+			list_first_entry(oplist, struct optimized_kprobe, list);
 
-	list_for_each_entry_safe(op, tmp, oplist, list) {
 		arch_unoptimize_kprobe(op);
-		list_move(&op->list, done_list);
+		list_move_tail(&op->list, done_list);
 	}
 }
 

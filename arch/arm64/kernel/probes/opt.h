@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * What an optimized probe's detour calls (opt.c, opt-trampoline.S).
+ */
+#ifndef __ARM64_KERNEL_PROBES_OPT_H
+#define __ARM64_KERNEL_PROBES_OPT_H
+
+struct optimized_kprobe;
+struct pt_regs;
+
+void optprobe_common(void);
+void optprobe_handler(struct optimized_kprobe *op, struct pt_regs *regs);
+
+#endif

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Building a struct pt_regs at SP without an exception, for the optimized
+ * probes' detours and the kretprobe trampoline.
+ */
+#ifndef __ARM64_KERNEL_PROBES_PT_REGS_ASM_H
+#define __ARM64_KERNEL_PROBES_PT_REGS_ASM_H
+
+#include <asm/asm-offsets.h>
+#include <asm/ptrace.h>
+
+	.macro	save_x2_to_x29
+	stp	x2, x3, [sp, #S_X2]
+	stp	x4, x5, [sp, #S_X4]
+	stp	x6, x7, [sp, #S_X6]
+	stp	x8, x9, [sp, #S_X8]
+	stp	x10, x11, [sp, #S_X10]
+	stp	x12, x13, [sp, #S_X12]
+	stp	x14, x15, [sp, #S_X14]
+	stp	x16, x17, [sp, #S_X16]
+	stp	x18, x19, [sp, #S_X18]
+	stp	x20, x21, [sp, #S_X20]
+	stp	x22, x23, [sp, #S_X22]
+	stp	x24, x25, [sp, #S_X24]
+	stp	x26, x27, [sp, #S_X26]
+	stp	x28, x29, [sp, #S_X28]
+	.endm
+
+	.macro	load_x2_to_x29
+	ldp	x2, x3, [sp, #S_X2]
+	ldp	x4, x5, [sp, #S_X4]
+	ldp	x6, x7, [sp, #S_X6]
+	ldp	x8, x9, [sp, #S_X8]
+	ldp	x10, x11, [sp, #S_X10]
+	ldp	x12, x13, [sp, #S_X12]
+	ldp	x14, x15, [sp, #S_X14]
+	ldp	x16, x17, [sp, #S_X16]
+	ldp	x18, x19, [sp, #S_X18]
+	ldp	x20, x21, [sp, #S_X20]
+	ldp	x22, x23, [sp, #S_X22]
+	ldp	x24, x25, [sp, #S_X24]
+	ldp	x26, x27, [sp, #S_X26]
+	ldp	x28, x29, [sp, #S_X28]
+	.endm
+
+	/*
+	 * The PSTATE an exception taken here would have saved, as far as
+	 * the handlers look at it: the flags, the interrupt mask, EL1h.
+	 */
+	.macro	save_pstate, tmp1, tmp2
+	mrs	\tmp1, nzcv
+	mrs	\tmp2, daif
+	orr	\tmp1, \tmp1, \tmp2
+	mov	\tmp2, #PSR_MODE_EL1h
+	orr	\tmp1, \tmp1, \tmp2
+	str	\tmp1, [sp, #S_PSTATE]
+	.endm
+
+#endif
