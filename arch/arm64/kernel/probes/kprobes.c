@@ -31,6 +31,7 @@
 #include <asm/sections.h>
 
 #include "decode.h"
+#include "opt.h"
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
@@ -118,7 +119,8 @@ static void patch_probe(struct kprobe *p, u32 insn)
 
 void arch_arm_kprobe(struct kprobe *p)
 {
-	patch_probe(p, BRK64_OPCODE_KPROBES);
+	if (!optprobe_rearm(p))
+		patch_probe(p, BRK64_OPCODE_KPROBES);
 }
 
 void arch_disarm_kprobe(struct kprobe *p)

@@ -196,6 +196,19 @@ static bool detour_refuses(u32 insn)
 	       (insn & 0x3f000000) == 0x1c000000;
 }
 
+/* Wait until the optimizer has put a branch at @addr; false after 10 s. */
+static bool wait_for_branch(kprobe_opcode_t *addr)
+{
+	int waited;
+
+	for (waited = 0; waited < 100; waited++) {
+		if (aarch64_insn_is_b(le32_to_cpu(*addr)))
+			return true;
+		msleep(100);
+	}
+	return false;
+}
+
 /*
  * The same matrix through optimized probes: every case's probe at once,
  * without a post-handler, so that the optimizer replaces their BRKs with
@@ -206,8 +219,8 @@ static void insn_matrix_optimized_test(struct kunit *test)
 	const int n = insn_cases_end - insn_cases;
 	struct insn_state **plain, probed;
 	struct kprobe *kps, **list;
-	int i, waited, missing;
 	unsigned int v;
+	int i;
 
 	kps = kunit_kcalloc(test, n, sizeof(*kps), GFP_KERNEL);
 	list = kunit_kcalloc(test, n, sizeof(*list), GFP_KERNEL);
@@ -230,16 +243,9 @@ static void insn_matrix_optimized_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, register_kprobes(list, n), 0);
 
 	/* The optimizer runs from a worker, after an RCU-tasks grace period. */
-	for (waited = 0; waited < 100; waited++) {
-		missing = 0;
-		for (i = 0; i < n; i++)
-			if (!detour_refuses(kps[i].opcode) &&
-			    !aarch64_insn_is_b(le32_to_cpu(*kps[i].addr)))
-				missing++;
-		if (!missing)
-			break;
-		msleep(100);
-	}
+	for (i = 0; i < n; i++)
+		if (!detour_refuses(kps[i].opcode))
+			wait_for_branch(kps[i].addr);
 
 	for (i = 0; i < n; i++) {
 		const struct insn_case *c = &insn_cases[i];
@@ -256,6 +262,30 @@ static void insn_matrix_optimized_test(struct kunit *test)
 		}
 	}
 	unregister_kprobes(list, n);
+}
+
+/*
+ * Disabled and at once enabled again, an optimized probe stays optimized:
+ * the core only takes it off the unoptimizing list, so the branch stays.
+ */
+static void reenable_keeps_branch_test(struct kunit *test)
+{
+	const struct insn_case *c = insn_cases;
+	struct kprobe kp = { .pre_handler = count_pre };
+	struct insn_state state;
+
+	while (detour_refuses(le32_to_cpu(*(u32 *)c->probe)))
+		c++;
+	kp.addr = (kprobe_opcode_t *)c->probe;
+	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
+	KUNIT_EXPECT_TRUE(test, wait_for_branch(kp.addr));
+	KUNIT_EXPECT_EQ(test, disable_kprobe(&kp), 0);
+	KUNIT_EXPECT_EQ(test, enable_kprobe(&kp), 0);
+	KUNIT_EXPECT_TRUE(test, aarch64_insn_is_b(le32_to_cpu(*kp.addr)));
+	pre_hits = 0;
+	run_case(c, 0, &state);
+	KUNIT_EXPECT_EQ(test, pre_hits, 1U);
+	unregister_kprobe(&kp);
 }
 #endif
 
@@ -290,6 +320,7 @@ static struct kunit_case arm64_kprobes_insn_cases[] = {
 	KUNIT_CASE_PARAM(insn_matrix_test, insn_case_gen_params),
 #ifdef CONFIG_OPTPROBES
 	KUNIT_CASE_SLOW(insn_matrix_optimized_test),
+	KUNIT_CASE_SLOW(reenable_keeps_branch_test),
 #endif
 	KUNIT_CASE(refused_test),
 	KUNIT_CASE(exclusive_test),

@@ -372,18 +372,43 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
 	}
 }
 
+static void write_branch_to_detour(struct optimized_kprobe *op)
+{
+	u32 b = aarch64_insn_gen_branch_imm((unsigned long)op->kp.addr,
+					    (unsigned long)op->optinsn.detour,
+					    AARCH64_INSN_BRANCH_NOLINK);
+
+	WARN_ON(aarch64_insn_patch_text_nosync(op->kp.addr, b));
+}
+
 void arch_optimize_kprobes(struct list_head *oplist)
 {
 	struct optimized_kprobe *op, *tmp;
 
 	list_for_each_entry_safe(op, tmp, oplist, list) {
-		u32 b = aarch64_insn_gen_branch_imm((unsigned long)op->kp.addr,
-						    (unsigned long)op->optinsn.detour,
-						    AARCH64_INSN_BRANCH_NOLINK);
-
-		WARN_ON(aarch64_insn_patch_text_nosync(op->kp.addr, b));
+		write_branch_to_detour(op);
 		list_del_init(&op->list);
 	}
+}
+
+/**
+ * optprobe_rearm() - arm a probe the core still counts as optimized
+ * @p: the probe being armed
+ *
+ * A probe disabled and enabled again before the optimizer has taken its
+ * branch out is armed while still marked optimized, and the core then
+ * only takes it off the unoptimizing list: its branch must stay, where a
+ * BRK would leave it on the breakpoint path for good while marked
+ * optimized.
+ *
+ * Return: true if @p was such a probe and its branch is in place.
+ */
+bool optprobe_rearm(struct kprobe *p)
+{
+	if (!kprobe_optimized(p))
+		return false;
+	write_branch_to_detour(container_of(p, struct optimized_kprobe, kp));
+	return true;
 }
 
 void arch_unoptimize_kprobe(struct optimized_kprobe *op)

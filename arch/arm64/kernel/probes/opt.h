@@ -5,10 +5,22 @@
 #ifndef __ARM64_KERNEL_PROBES_OPT_H
 #define __ARM64_KERNEL_PROBES_OPT_H
 
+#include <linux/types.h>
+
+struct kprobe;
 struct optimized_kprobe;
 struct pt_regs;
 
 void optprobe_common(void);
 void optprobe_handler(struct optimized_kprobe *op, struct pt_regs *regs);
+
+#ifdef CONFIG_OPTPROBES
+bool optprobe_rearm(struct kprobe *p);
+#else
+static inline bool optprobe_rearm(struct kprobe *p)
+{
+	return false;
+}
+#endif
 
 #endif
