@@ -628,6 +628,27 @@ static bool tk_in_notrace_func(struct trace_kprobe *tk)
 }
 #endif
 
+static void tk_keep_breakpoint(struct kprobe *kp, struct pt_regs *regs,
+			       unsigned long flags)
+{
+}
+
+NOKPROBE_SYMBOL(tk_keep_breakpoint);
+
+/*
+ * A BPF program may override the return of a function on the error
+ * injection list by moving the PC from the entry probe's handler; an
+ * optimized probe ignores a new PC (kprobes.rst), and a probe with a
+ * post-handler is never optimized.
+ */
+static void tk_allow_override(struct trace_kprobe *tk)
+{
+	if (IS_ENABLED(CONFIG_BPF_KPROBE_OVERRIDE) &&
+	    IS_ENABLED(CONFIG_OPTPROBES) && !tk_is_return(tk) &&
+	    within_error_injection_list(tk_address(tk)))
+		tk->rp.kp.post_handler = tk_keep_breakpoint;
+}
+
 /* Put the kprobe into the kernel, armed if the event is enabled. */
 static int tk_register(struct trace_kprobe *tk)
 {
@@ -646,6 +667,7 @@ static int tk_register(struct trace_kprobe *tk)
 	if (ret)
 		return ret;
 
+	tk_allow_override(tk);
 	/* Armed at once only when its event is on (a module came back). */
 	kp->flags &= ~KPROBE_FLAG_DISABLED;
 	if (!trace_probe_is_enabled(&tk->tp))
