@@ -305,6 +305,14 @@ static nokprobe_inline int fetch_arg_store(const struct probe_arg *a,
 	unsigned long target, addr;
 	int used = 0, len;
 
+	/* The commonest argument, a register stored whole, in a few loads. */
+	if (p->base == FETCH_BASE_REG && p->store == FETCH_STORE_RAW &&
+	    !p->nderef && !p->count && !p->bf_rshift) {
+		fetch_put_sized(dest, regs_get_register(env->regs, p->param),
+				p->size);
+		return 0;
+	}
+
 	if (fetch_target(p, env, &target)) {
 		memset(dest, 0, a->type->size * n);
 		return 0;
