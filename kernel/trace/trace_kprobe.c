@@ -740,7 +740,7 @@ static int tk_release_all(void)
 	struct kprobe **kps = NULL;
 	struct dyn_event *ev, *tmp;
 	struct trace_kprobe *tk;
-	int nk = 0, nr = 0, n = 0, ret = 0;
+	int nk = 0, nr = 0, n = 0, ret = 0, err;
 
 	mutex_lock(&event_mutex);
 	/* Nothing goes unless everything can. */
@@ -786,13 +786,14 @@ static int tk_release_all(void)
 			continue;
 		tk = to_trace_kprobe(ev);
 		tk_unregistered(tk);
-		ret = unregister_trace_kprobe(tk);
-		if (ret) {
-			/* Its event stays: so does its probe. */
-			tk_register_or_wait(tk);
-			break;
+		err = unregister_trace_kprobe(tk);
+		if (!err) {
+			free_trace_kprobe(tk);
+			continue;
 		}
-		free_trace_kprobe(tk);
+		/* Its event stays: so does its probe. */
+		tk_register_or_wait(tk);
+		ret = err;
 	}
 out:
 	tracing_reset_all_online_cpus();

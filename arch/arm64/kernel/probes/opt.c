@@ -30,7 +30,6 @@
  * probed code by changing the PC: the detour always goes on.
  */
 
-#include <linux/bitfield.h>
 #include <linux/execmem.h>
 #include <linux/kprobes.h>
 #include <linux/set_memory.h>
@@ -126,50 +125,55 @@ static enum tail_kind tail_kind_of(u32 insn)
 	return TAIL_REFUSE;
 }
 
-#define INSN_RT(insn)		FIELD_GET(GENMASK(4, 0), insn)
-#define IMM19_FIELD		GENMASK(23, 5)
-#define IMM14_FIELD		GENMASK(18, 5)
+#define INSN_RT(insn)	\
+	aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT, insn)
 
-/* LDR Xt, <label>, the label @words instructions ahead. */
-static u32 ldr_literal_x(unsigned int rt, int words)
+/* A signed immediate field of @insn, scaled to bytes by @shift. */
+static s64 insn_imm(u32 insn, enum aarch64_insn_imm_type type, int bits,
+		    int shift)
 {
-	return 0x58000000 | FIELD_PREP(IMM19_FIELD, words) | rt;
-}
-
-/* LDR Xt|Wt, [Xn] and LDRSW Xt, [Xn], by the literal load they replace. */
-static u32 ldr_from_reg(u32 lit, unsigned int rt)
-{
-	u32 op;
-
-	if ((lit & 0xff000000) == 0x98000000)
-		op = 0xb9800000;		/* LDRSW */
-	else if (lit & BIT(30))
-		op = 0xf9400000;		/* LDR (64-bit) */
-	else
-		op = 0xb9400000;		/* LDR (32-bit) */
-	return op | rt << 5 | rt;
+	return sign_extend64(aarch64_insn_decode_immediate(type, insn),
+			     bits - 1) << shift;
 }
 
 /* Where B, BL, B.cond, BC.cond, CB[N]Z or TB[N]Z at @pc branches to. */
 static unsigned long branch_target(u32 insn, unsigned long pc)
 {
-	if ((insn & 0x7c000000) == 0x14000000)
-		return pc + sign_extend64((insn & GENMASK(25, 0)) << 2, 27);
-	if ((insn & 0x7e000000) == 0x36000000)
-		return pc + sign_extend64(FIELD_GET(IMM14_FIELD, insn) << 2, 15);
-	return pc + sign_extend64(FIELD_GET(IMM19_FIELD, insn) << 2, 20);
+	if (aarch64_insn_is_b(insn) || aarch64_insn_is_bl(insn))
+		return pc + insn_imm(insn, AARCH64_INSN_IMM_26, 26, 2);
+	if (aarch64_insn_is_tbz(insn) || aarch64_insn_is_tbnz(insn))
+		return pc + insn_imm(insn, AARCH64_INSN_IMM_14, 14, 2);
+	return pc + insn_imm(insn, AARCH64_INSN_IMM_19, 19, 2);
 }
 
 /* The address ADR or ADRP at @pc computes. */
 static unsigned long adr_value(u32 insn, unsigned long pc)
 {
-	s64 imm = FIELD_GET(GENMASK(23, 5), insn) << 2 |
-		  FIELD_GET(GENMASK(30, 29), insn);
+	if (aarch64_insn_is_adrp(insn))
+		return (pc & ~(SZ_4K - 1)) +
+		       insn_imm(insn, AARCH64_INSN_IMM_ADR, 21, 12);
+	return pc + insn_imm(insn, AARCH64_INSN_IMM_ADR, 21, 0);
+}
 
-	imm = sign_extend64(imm, 20);
-	if (insn & BIT(31))			/* ADRP */
-		return (pc & ~(SZ_4K - 1)) + (imm << 12);
-	return pc + imm;
+/* LDR Xt from detour word @lit, at detour word @i. */
+static u32 detour_ldr_literal(kprobe_opcode_t *detour, int i, unsigned int rt,
+			      int lit)
+{
+	return aarch64_insn_gen_load_literal((unsigned long)&detour[i],
+					     (unsigned long)&detour[lit], rt,
+					     true);
+}
+
+/* LDR Wt|Xt, [Xt] or LDRSW Xt, [Xt]: the load of LDR (literal) @lit. */
+static u32 ldr_from_reg(u32 lit, unsigned int rt)
+{
+	if (aarch64_insn_is_ldrsw_lit(lit))
+		return aarch64_insn_gen_load_store_imm(rt, rt, 0,
+				AARCH64_INSN_SIZE_32,
+				AARCH64_INSN_LDST_SIGNED_LOAD_IMM_OFFSET);
+	return aarch64_insn_gen_load_store_imm(rt, rt, 0,
+			lit & BIT(30) ? AARCH64_INSN_SIZE_64 : AARCH64_INSN_SIZE_32,
+			AARCH64_INSN_LDST_LOAD_IMM_OFFSET);
 }
 
 static bool in_branch_range(unsigned long from, unsigned long to)
@@ -183,7 +187,6 @@ static bool in_branch_range(unsigned long from, unsigned long to)
 static u32 detour_b(kprobe_opcode_t *detour, int i, unsigned long to)
 {
 	unsigned long from = (unsigned long)&detour[i];
-
 	u32 b;
 
 	if (!in_branch_range(from, to))
@@ -207,6 +210,7 @@ static bool build_tail(u32 *buf, kprobe_opcode_t *detour, u32 insn,
 {
 	unsigned long back = addr + AARCH64_INSN_SIZE;
 	unsigned int rt = INSN_RT(insn);
+	enum aarch64_insn_imm_type imm;
 	int i = DETOUR_TAIL;
 
 	switch (tail_kind_of(insn)) {
@@ -219,17 +223,17 @@ static bool build_tail(u32 *buf, kprobe_opcode_t *detour, u32 insn,
 		buf[i] = detour_b(detour, i, branch_target(insn, addr));
 		return buf[i];
 	case TAIL_BL:
-		buf[i] = ldr_literal_x(AARCH64_INSN_REG_LR, DETOUR_LIT_TAIL - i);
+		buf[i] = detour_ldr_literal(detour, i, AARCH64_INSN_REG_LR,
+					    DETOUR_LIT_TAIL);
 		put_literal(buf, DETOUR_LIT_TAIL, back);
 		i++;
 		buf[i] = detour_b(detour, i, branch_target(insn, addr));
 		return buf[i];
 	case TAIL_COND:
 		/* Taken: to the B two words on. Not taken: on to B back. */
-		if ((insn & 0x7e000000) == 0x36000000)
-			buf[i] = (insn & ~IMM14_FIELD) | FIELD_PREP(IMM14_FIELD, 2);
-		else
-			buf[i] = (insn & ~IMM19_FIELD) | FIELD_PREP(IMM19_FIELD, 2);
+		imm = aarch64_insn_is_tbz(insn) || aarch64_insn_is_tbnz(insn) ?
+		      AARCH64_INSN_IMM_14 : AARCH64_INSN_IMM_19;
+		buf[i] = aarch64_insn_encode_immediate(imm, insn, 2);
 		buf[i + 2] = detour_b(detour, i + 2,
 				      branch_target(insn, addr));
 		if (!buf[i + 2])
@@ -238,7 +242,7 @@ static bool build_tail(u32 *buf, kprobe_opcode_t *detour, u32 insn,
 		break;
 	case TAIL_ADR:
 		if (rt != AARCH64_INSN_REG_ZR) {
-			buf[i] = ldr_literal_x(rt, DETOUR_LIT_TAIL - i);
+			buf[i] = detour_ldr_literal(detour, i, rt, DETOUR_LIT_TAIL);
 			put_literal(buf, DETOUR_LIT_TAIL, adr_value(insn, addr));
 			i++;
 		}
@@ -247,9 +251,9 @@ static bool build_tail(u32 *buf, kprobe_opcode_t *detour, u32 insn,
 		/* Rt 31 is XZR here: the load would need a base register. */
 		if (rt == AARCH64_INSN_REG_ZR)
 			return false;
-		buf[i] = ldr_literal_x(rt, DETOUR_LIT_TAIL - i);
+		buf[i] = detour_ldr_literal(detour, i, rt, DETOUR_LIT_TAIL);
 		put_literal(buf, DETOUR_LIT_TAIL,
-			    addr + sign_extend64(FIELD_GET(IMM19_FIELD, insn) << 2, 20));
+			    addr + insn_imm(insn, AARCH64_INSN_IMM_19, 19, 2));
 		buf[i + 1] = ldr_from_reg(insn, rt);
 		i += 2;
 		break;
@@ -286,11 +290,11 @@ static bool build_detour(u32 *buf, kprobe_opcode_t *detour,
 						AARCH64_INSN_REG_SP, lr,
 						AARCH64_INSN_SIZE_64,
 						AARCH64_INSN_LDST_STORE_IMM_OFFSET);
-	buf[DETOUR_LOAD_OP] =
-		ldr_literal_x(AARCH64_INSN_REG_0, DETOUR_LIT_OP - DETOUR_LOAD_OP);
-	buf[DETOUR_LOAD_COMMON] =
-		ldr_literal_x(AARCH64_INSN_REG_1,
-			      DETOUR_LIT_COMMON - DETOUR_LOAD_COMMON);
+	buf[DETOUR_LOAD_OP] = detour_ldr_literal(detour, DETOUR_LOAD_OP,
+						 AARCH64_INSN_REG_0, DETOUR_LIT_OP);
+	buf[DETOUR_LOAD_COMMON] = detour_ldr_literal(detour, DETOUR_LOAD_COMMON,
+						     AARCH64_INSN_REG_1,
+						     DETOUR_LIT_COMMON);
 	buf[DETOUR_CALL] = aarch64_insn_gen_branch_reg(AARCH64_INSN_REG_1,
 						       AARCH64_INSN_BRANCH_LINK);
 	buf[DETOUR_RESTORE] = x0_x1_pair(frame,
