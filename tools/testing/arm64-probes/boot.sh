@@ -19,7 +19,7 @@ console=$LOGS/$job.console
 results=$LOGS/$job.results
 rm -f "$console" "$results"
 
-qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 2G
+qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 2G -nic none
       -no-reboot -kernel "$image" -initrd "$KDIR/initramfs.cpio"
       -device virtio-serial-device
       -chardev "file,id=results,path=$results" -device virtconsole,chardev=results

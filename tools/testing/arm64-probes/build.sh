@@ -36,4 +36,8 @@ grep -E 'warning:' "$LOGS/build.log" >&2 || true
 rm -rf "$KDIR/modules"
 "${KMAKE[@]}" INSTALL_MOD_PATH="$KDIR/modules" INSTALL_MOD_STRIP=1 \
 	modules_install >>"$LOGS/build.log" 2>&1
+# Without depmod (Debian's kmod), modules_install only warns, and every
+# modprobe in the guest fails.
+ls "$KDIR"/modules/lib/modules/*/modules.dep >/dev/null 2>&1 ||
+	die "no modules.dep: is depmod (package kmod) installed? See $LOGS/build.log"
 say "build: done in $(($(date +%s) - start)) s"

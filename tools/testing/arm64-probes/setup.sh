@@ -4,9 +4,15 @@
 # and silent when everything is already there.
 . "$(dirname "$0")/lib.sh"
 
-pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu qemu-system-arm
+# libc6-dev-arm64-cross is only recommended by the cross compiler, and
+# recommends are not installed; the guest's programs need its headers.
+pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
+      qemu-system-arm
       linux-source-6.12 bc bison flex libssl-dev libelf-dev cpio dwarves
-      ccache make gcc patch python3 xz-utils)
+      ccache make gcc patch python3 xz-utils kmod)
+# What one target alone needs (make profile: gdb-multiarch).
+read -ra extra <<<"${SETUP_EXTRA:-}"
+pkgs+=("${extra[@]}")
 
 missing=()
 for p in "${pkgs[@]}"; do
