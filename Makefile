@@ -10,6 +10,7 @@
 #   make compare  the same definitions on upstream and the series, compared
 #   make fuzz     10,000 random definitions into the series kernel, kmemleak on
 #   make bench    probe costs under QEMU -icount, upstream and series side by side
+#   make profile  one probe hit of each bench kind stepped in gdb, by function
 #   make clean    drop this kernel's build directory (base and ccache stay)
 #
 # KERNEL=series (the default) or KERNEL=upstream (the pristine base with the
@@ -19,7 +20,7 @@ KERNEL ?= series
 H := tools/testing/arm64-probes
 export KERNEL
 
-.PHONY: all setup kernel initramfs run shell check series acceptance compare fuzz bench clean
+.PHONY: all setup kernel initramfs run shell check series acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -47,6 +48,9 @@ acceptance: initramfs
 
 bench: setup
 	@$(H)/bench.sh
+
+profile: initramfs
+	@$(H)/profile.sh
 
 fuzz: initramfs
 	@$(H)/fuzz.sh

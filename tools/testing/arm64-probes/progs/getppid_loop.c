@@ -4,6 +4,8 @@
  * getppid system calls and prints the nanoseconds of the fastest round;
  * "getppid_loop now" prints CLOCK_MONOTONIC in nanoseconds. Under QEMU's
  * -icount shift=0 a guest nanosecond is one retired instruction.
+ * "getppid_loop mark K N" calls getpgid(K), a marker a debugger attached
+ * to the guest breaks on (`make profile`), then getppid N times.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +29,12 @@ int main(int argc, char **argv)
 	long long best = -1, t;
 	long i;
 
+	if (argc > 3 && !strcmp(argv[1], "mark")) {
+		syscall(SYS_getpgid, atol(argv[2]));
+		for (i = atol(argv[3]); i > 0; i--)
+			syscall(SYS_getppid);
+		return 0;
+	}
 	if (argc > 1 && !strcmp(argv[1], "now")) {
 		printf("%lld\n", now());
 		return 0;

@@ -1,0 +1,52 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The guest side of `make profile`: the probe kinds of `make bench`, one
+# after the other, each announced by getpgid(K) for the debugger attached
+# to the guest, which then steps through one getppid call instruction by
+# instruction (profile.sh on the host). K numbers the kinds in the order
+# the host's table lists them.
+cd /sys/kernel/tracing
+loop=/harness/progs/getppid_loop
+f=__arm64_sys_getppid
+stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
+bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
+
+echo 0 >events/enable
+echo >dynamic_events
+echo >trace
+
+mark() { # K: let the debugger step through a getppid call
+	echo "@profile $1" >&3
+	$loop mark "$1" 3
+}
+
+kind() { # K DEFINITION...
+	k=$1
+	shift
+	for def in "$@"; do
+		echo "$def" >>kprobe_events || echo "@error $k: $def" >&3
+	done
+	echo 1 >events/bench/enable
+	# Once the optimizer has switched the probes to their detours.
+	sleep 1
+	mark "$k"
+	echo 0 >events/bench/enable
+	echo >trace
+	echo >dynamic_events
+}
+
+mark 0
+kind 1 "p:bench/a $f"
+kind 2 "p:bench/b $f x0=%x0 x1=%x1"
+kind 3 "p:bench/c $f s=@linux_banner:string"
+kind 4 "p:bench/d $f+$stp"
+kind 5 "p:bench/e $f+$bl"
+kind 6 "r:bench/f $f"
+kind 7 "p:bench/g $f" "r:bench/g2 $f"
+
+echo "$f" >set_ftrace_filter
+echo function >current_tracer
+mark 8
+echo nop >current_tracer
+echo >set_ftrace_filter
+echo >trace
