@@ -242,8 +242,7 @@ static nokprobe_inline void tk_record(struct trace_kprobe *tk,
 	if (trace_trigger_soft_disabled(file))
 		return;
 	dsize = probe_args_dynsize(&tk->tp, &env);
-	rec = trace_event_buffer_reserve(&fbuffer, file,
-					 head + tk->tp.size + dsize);
+	rec = probe_event_reserve(&fbuffer, file, head + tk->tp.size + dsize);
 	if (!rec)
 		return;
 	fbuffer.regs = regs;

@@ -908,6 +908,10 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 
 	parg->offset = tp->size;
 	tp->size += parg->type->size * (parg->count ?: 1);
+	if (parg->dynamic)
+		tp->arg_kinds |= PROBE_ARGS_DYNAMIC;
+	if (!fetch_prog_is_whole_reg(&parg->prog))
+		tp->arg_kinds |= PROBE_ARGS_GENERAL;
 	if (tp->size > MAX_PROBE_EVENT_SIZE) {
 		trace_probe_log_err(ctx->offset, EVENT_TOO_BIG);
 		ret = -E2BIG;

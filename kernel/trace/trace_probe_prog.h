@@ -153,12 +153,27 @@ struct probe_entry_arg {
 	unsigned int	argnum[];
 };
 
+/* Set in &trace_probe.arg_kinds when some argument is of the kind. */
+#define PROBE_ARGS_DYNAMIC	BIT(0)	/* stores data after the fixed area */
+#define PROBE_ARGS_GENERAL	BIT(1)	/* needs more than a register's value */
+
+/*
+ * A register stored whole, the commonest argument: the hit copies the
+ * register into the record, with no program to run.
+ */
+static inline bool fetch_prog_is_whole_reg(const struct fetch_prog *p)
+{
+	return p->base == FETCH_BASE_REG && p->store == FETCH_STORE_RAW &&
+	       !p->nderef && !p->count && !p->bf_rshift;
+}
+
 /**
  * struct trace_probe - a probe definition's event side
  * @list: in &probe_event.probes
  * @event: the event it records into
  * @size: bytes of the fixed argument area of its records
  * @nr_args: entries of @args
+ * @arg_kinds: PROBE_ARGS_* of its arguments, for what a hit can skip
  * @entry_arg: for a return probe, the arguments saved at entry
  * @args: its arguments
  */
@@ -167,6 +182,7 @@ struct trace_probe {
 	struct probe_event		*event;
 	ssize_t				size;
 	unsigned int			nr_args;
+	unsigned int			arg_kinds;
 	struct probe_entry_arg		*entry_arg;
 	struct probe_arg		args[];
 };

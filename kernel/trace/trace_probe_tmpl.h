@@ -219,8 +219,10 @@ static nokprobe_inline int probe_args_dynsize(struct trace_probe *tp,
 	unsigned int i;
 	int total = 0;
 
+	if (likely(!(tp->arg_kinds & PROBE_ARGS_DYNAMIC)))
+		return 0;
 	for (i = 0; i < tp->nr_args; i++)
-		if (unlikely(tp->args[i].dynamic))
+		if (tp->args[i].dynamic)
 			total += fetch_arg_dynsize(&tp->args[i], env);
 	return total;
 }
@@ -305,9 +307,7 @@ static nokprobe_inline int fetch_arg_store(const struct probe_arg *a,
 	unsigned long target, addr;
 	int used = 0, len;
 
-	/* The commonest argument, a register stored whole, in a few loads. */
-	if (p->base == FETCH_BASE_REG && p->store == FETCH_STORE_RAW &&
-	    !p->nderef && !p->count && !p->bf_rshift) {
+	if (fetch_prog_is_whole_reg(p)) {
 		fetch_put_sized(dest, regs_get_register(env->regs, p->param),
 				p->size);
 		return 0;
@@ -365,15 +365,70 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
 {
 	void *base = data - header_size;
 	void *dyn = data + tp->size;
+	const struct probe_arg *a;
 	unsigned int i;
 	int used;
 
+	/* Registers only, the commonest case: copies, and no program to run. */
+	if (likely(!(tp->arg_kinds & PROBE_ARGS_GENERAL))) {
+		for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
+			fetch_put_sized(data + a->offset,
+					regs_get_register(env->regs, a->prog.param),
+					a->prog.size);
+		return;
+	}
 	for (i = 0; i < tp->nr_args; i++) {
 		used = fetch_arg_store(&tp->args[i], env, data + tp->args[i].offset,
 				       base, dyn, dynsize);
 		dyn += used;
 		dynsize -= used;
 	}
+}
+
+/*
+ * The event file flags under which trace_event_buffer_reserve() does more
+ * than reserve room in the instance's buffer: PID filtering, the per-CPU
+ * buffer that filtered and soft-disabled events are written to first, the
+ * scratch buffer conditional triggers read when tracing is off.
+ */
+#define PROBE_RESERVE_SLOW_FLAGS					\
+	(EVENT_FILE_FL_PID_FILTER | EVENT_FILE_FL_SOFT_DISABLED |	\
+	 EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)
+
+/**
+ * probe_event_reserve - reserve a record, as trace_event_buffer_reserve()
+ * @fbuffer: filled in for trace_event_buffer_commit()
+ * @file: the event file recorded into
+ * @len: bytes of the record
+ *
+ * Without any of PROBE_RESERVE_SLOW_FLAGS, which is how events are
+ * recorded most of the time, trace_event_buffer_reserve() comes down to a
+ * reservation in the instance's buffer, made here without its three calls.
+ * A flag set after this check is seen by trace_event_buffer_commit(),
+ * which discards a record it filters out, as it does for a record that
+ * trace_event_buffer_reserve() reserved before the flag was set.
+ *
+ * Return: the record's entry, or NULL if it could not be reserved.
+ */
+static nokprobe_inline void *probe_event_reserve(struct trace_event_buffer *fbuffer,
+						 struct trace_event_file *file,
+						 unsigned long len)
+{
+	if (unlikely(READ_ONCE(file->flags) & PROBE_RESERVE_SLOW_FLAGS))
+		return trace_event_buffer_reserve(fbuffer, file, len);
+
+	/* Preemption is off for the handler: the probed code's count. */
+	fbuffer->trace_ctx = tracing_gen_ctx_dec();
+	fbuffer->trace_file = file;
+	fbuffer->buffer = file->tr->array_buffer.buffer;
+	fbuffer->event = trace_buffer_lock_reserve(fbuffer->buffer,
+						   file->event_call->event.type,
+						   len, fbuffer->trace_ctx);
+	if (!fbuffer->event)
+		return NULL;
+	fbuffer->regs = NULL;
+	fbuffer->entry = ring_buffer_event_data(fbuffer->event);
+	return fbuffer->entry;
 }
 
 #endif /* _TRACE_PROBE_TMPL_H */
