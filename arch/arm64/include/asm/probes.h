@@ -23,13 +23,33 @@ typedef u32 kprobe_opcode_t;
 
 /**
  * struct arch_specific_insn - how a kprobe runs the instruction it replaced
- * @slot: the out-of-line copy followed by a BRK, or NULL when simulated
- * @simulate: the simulation routine, when @slot is NULL
+ * @run: its out-of-line slot (the copy, then a BRK), or the routine that
+ *	simulates it, tagged with PROBE_RUN_SIMULATE; read through
+ *	probe_slot() and probe_simulate()
+ *
+ * One word rather than two: struct kprobe is then 104 bytes, and the
+ * generic core's struct optimized_kprobe around it, one of which it
+ * allocates for every registered probe, fits kmalloc-128 rather than
+ * kmalloc-192.
  */
 struct arch_specific_insn {
-	kprobe_opcode_t *slot;
-	probe_simulate_t *simulate;
+	unsigned long run;
 };
+
+/* Code is 4-byte aligned: bit 0 of a slot or a routine's address is free. */
+#define PROBE_RUN_SIMULATE	1UL
+
+static inline kprobe_opcode_t *probe_slot(const struct arch_specific_insn *ai)
+{
+	return ai->run & PROBE_RUN_SIMULATE ? NULL : (kprobe_opcode_t *)ai->run;
+}
+
+static inline probe_simulate_t *
+probe_simulate(const struct arch_specific_insn *ai)
+{
+	return ai->run & PROBE_RUN_SIMULATE ?
+	       (probe_simulate_t *)(ai->run & ~PROBE_RUN_SIMULATE) : NULL;
+}
 #endif
 
 #endif /* __ASM_PROBES_H */

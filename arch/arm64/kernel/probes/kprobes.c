@@ -91,10 +91,10 @@ int arch_prepare_kprobe(struct kprobe *p)
 		return -EINVAL;
 	}
 
-	p->ainsn.simulate = class->simulate;
-	p->ainsn.slot = NULL;
-	if (class->kernel == PROBE_SIMULATE)
+	if (class->kernel == PROBE_SIMULATE) {
+		p->ainsn.run = (unsigned long)class->simulate | PROBE_RUN_SIMULATE;
 		return 0;
+	}
 
 	slot = get_insn_slot();
 	if (!slot)
@@ -106,7 +106,7 @@ int arch_prepare_kprobe(struct kprobe *p)
 	 */
 	aarch64_insn_patch_text_nosync(slot, p->opcode);
 	aarch64_insn_patch_text_nosync(slot + 1, BRK64_OPCODE_KPROBES_SS);
-	p->ainsn.slot = slot;
+	p->ainsn.run = (unsigned long)slot;
 	return 0;
 }
 
@@ -130,9 +130,11 @@ void arch_disarm_kprobe(struct kprobe *p)
 
 void arch_remove_kprobe(struct kprobe *p)
 {
-	if (p->ainsn.slot) {
-		free_insn_slot(p->ainsn.slot, 0);
-		p->ainsn.slot = NULL;
+	kprobe_opcode_t *slot = probe_slot(&p->ainsn);
+
+	if (slot) {
+		free_insn_slot(slot, 0);
+		p->ainsn.run = 0;
 	}
 }
 
@@ -145,7 +147,7 @@ static void __kprobes enter_slot(struct kprobe *p, struct kprobe_ctlblk *kcb,
 {
 	kcb->saved_daif = regs->pstate & DAIF_MASK;
 	regs->pstate |= DAIF_MASK;
-	instruction_pointer_set(regs, (unsigned long)p->ainsn.slot);
+	instruction_pointer_set(regs, (unsigned long)probe_slot(&p->ainsn));
 }
 
 static void __kprobes leave_slot(struct kprobe_ctlblk *kcb,
@@ -187,8 +189,10 @@ static void __kprobes run_probed_insn(struct kprobe *p,
 				      struct kprobe_ctlblk *kcb,
 				      struct pt_regs *regs)
 {
-	if (!p->ainsn.slot) {
-		p->ainsn.simulate(p->opcode, regs);
+	probe_simulate_t *simulate = probe_simulate(&p->ainsn);
+
+	if (simulate) {
+		simulate(p->opcode, regs);
 		finish_kprobe(p, kcb, regs);
 		return;
 	}
@@ -266,8 +270,8 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kprobe_running();
 
-	if (!p || !p->ainsn.slot ||
-	    instruction_pointer(regs) != (unsigned long)(p->ainsn.slot + 1))
+	if (!p || !probe_slot(&p->ainsn) ||
+	    instruction_pointer(regs) != (unsigned long)(probe_slot(&p->ainsn) + 1))
 		return DBG_HOOK_ERROR;
 
 	leave_slot(kcb, regs, p->addr + 1);
@@ -292,8 +296,8 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kprobe_running();
 
-	if (!p->ainsn.slot ||
-	    instruction_pointer(regs) != (unsigned long)p->ainsn.slot)
+	if (!probe_slot(&p->ainsn) ||
+	    instruction_pointer(regs) != (unsigned long)probe_slot(&p->ainsn))
 		return 0;
 	if (kcb->kprobe_status != KPROBE_HIT_SS &&
 	    kcb->kprobe_status != KPROBE_REENTER)

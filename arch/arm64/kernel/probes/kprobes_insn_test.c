@@ -173,8 +173,10 @@ static void insn_matrix_test(struct kunit *test)
 	pre_hits = 0;
 	post_hits = 0;
 	KUNIT_ASSERT_EQ(test, register_kprobe(&kp), 0);
-	KUNIT_EXPECT_EQ_MSG(test, !kp.ainsn.slot, c->how == IC_SIM,
-			    "decoded as %s", kp.ainsn.slot ? "stepped" : "simulated");
+	KUNIT_EXPECT_EQ_MSG(test, !probe_slot(&kp.ainsn), c->how == IC_SIM,
+			    "decoded as %s",
+			    probe_slot(&kp.ainsn) ? "stepped" : "simulated");
+	KUNIT_EXPECT_EQ(test, !probe_simulate(&kp.ainsn), c->how != IC_SIM);
 	for (v = 0; v < variants; v++)
 		run_case(c, v, &probed[v]);
 	unregister_kprobe(&kp);

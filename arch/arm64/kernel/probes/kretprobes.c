@@ -28,15 +28,37 @@ void __kprobes arch_prepare_kretprobe(struct kretprobe_instance *ri,
 	procedure_link_pointer_set(regs, (unsigned long)__kretprobe_trampoline);
 }
 
+/*
+ * The probe the CPU is busy with while the return handlers run: a probe
+ * they hit is then counted as missed, as kprobe_busy_begin() arranges.
+ */
+static struct kprobe kretprobe_busy = {
+	.addr = (kprobe_opcode_t *)__kretprobe_trampoline,
+};
+
 /**
  * kretprobe_return_handler() - a probed function returned into the trampoline
  * @regs: its registers at the return, saved by the trampoline
+ *
+ * What kretprobe_trampoline_handler() does, but with preemption disabled
+ * without the preempt tracer's hooks, as for an optimized probe's hit:
+ * this runs on every return of a probed function, and the hooks of
+ * kprobe_busy_begin() and kprobe_busy_end() would cost more than the
+ * rest of it.
  *
  * Return: the address the function was called from, to return to.
  */
 unsigned long __kprobes kretprobe_return_handler(struct pt_regs *regs)
 {
-	return kretprobe_trampoline_handler(regs, (void *)regs->regs[29]);
+	unsigned long ret;
+
+	preempt_disable_notrace();
+	__this_cpu_write(current_kprobe, &kretprobe_busy);
+	get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
+	ret = __kretprobe_trampoline_handler(regs, (void *)regs->regs[29]);
+	__this_cpu_write(current_kprobe, NULL);
+	preempt_enable_notrace();
+	return ret;
 }
 
 /**

@@ -59,6 +59,8 @@ enum {
 };
 
 static_assert(DETOUR_END == MAX_OPTINSN_SIZE);
+/* The core allocates one for every probe: keep it in kmalloc-128. */
+static_assert(sizeof(struct optimized_kprobe) <= 128);
 
 /*
  * How the tail of the detour does the probed instruction's work. Stepped
