@@ -206,6 +206,23 @@ static nokprobe_inline int fetch_arg_dynsize(const struct probe_arg *a,
 	return total;
 }
 
+/*
+ * The general passes are out of line, in the kprobes blacklist: a handler
+ * whose probe stores registers only then never carries their stack frame
+ * (a symbol's name is formatted on it) or their spills.
+ */
+static noinline int __kprobes probe_args_dynsize_general(struct trace_probe *tp,
+							 struct probe_fetch_env *env)
+{
+	unsigned int i;
+	int total = 0;
+
+	for (i = 0; i < tp->nr_args; i++)
+		if (tp->args[i].dynamic)
+			total += fetch_arg_dynsize(&tp->args[i], env);
+	return total;
+}
+
 /**
  * probe_args_dynsize - bytes of dynamic data a hit's record needs
  * @tp: the probe
@@ -216,15 +233,9 @@ static nokprobe_inline int fetch_arg_dynsize(const struct probe_arg *a,
 static nokprobe_inline int probe_args_dynsize(struct trace_probe *tp,
 					      struct probe_fetch_env *env)
 {
-	unsigned int i;
-	int total = 0;
-
 	if (likely(!(tp->arg_kinds & PROBE_ARGS_DYNAMIC)))
 		return 0;
-	for (i = 0; i < tp->nr_args; i++)
-		if (tp->args[i].dynamic)
-			total += fetch_arg_dynsize(&tp->args[i], env);
-	return total;
+	return probe_args_dynsize_general(tp, env);
 }
 
 /* A u8, u16, u32 or u64 at @p, by @size. */
@@ -351,6 +362,25 @@ static nokprobe_inline int fetch_arg_store(const struct probe_arg *a,
 	return 0;
 }
 
+static noinline void __kprobes probe_args_store_general(void *data,
+							struct trace_probe *tp,
+							struct probe_fetch_env *env,
+							int header_size,
+							int dynsize)
+{
+	void *base = data - header_size;
+	void *dyn = data + tp->size;
+	unsigned int i;
+	int used;
+
+	for (i = 0; i < tp->nr_args; i++) {
+		used = fetch_arg_store(&tp->args[i], env, data + tp->args[i].offset,
+				       base, dyn, dynsize);
+		dyn += used;
+		dynsize -= used;
+	}
+}
+
 /**
  * probe_args_store - fill a record's arguments
  * @data: the argument area of the record
@@ -363,26 +393,18 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
 					     struct probe_fetch_env *env,
 					     int header_size, int dynsize)
 {
-	void *base = data - header_size;
-	void *dyn = data + tp->size;
 	const struct probe_arg *a;
 	unsigned int i;
-	int used;
 
-	/* Registers only, the commonest case: copies, and no program to run. */
-	if (likely(!(tp->arg_kinds & PROBE_ARGS_GENERAL))) {
-		for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
-			fetch_put_sized(data + a->offset,
-					regs_get_register(env->regs, a->prog.param),
-					a->prog.size);
+	if (unlikely(tp->arg_kinds & PROBE_ARGS_GENERAL)) {
+		probe_args_store_general(data, tp, env, header_size, dynsize);
 		return;
 	}
-	for (i = 0; i < tp->nr_args; i++) {
-		used = fetch_arg_store(&tp->args[i], env, data + tp->args[i].offset,
-				       base, dyn, dynsize);
-		dyn += used;
-		dynsize -= used;
-	}
+	/* Registers only, the commonest case: copies, and no program to run. */
+	for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
+		fetch_put_sized(data + a->offset,
+				regs_get_register(env->regs, a->prog.param),
+				a->prog.size);
 }
 
 /*
