@@ -425,7 +425,7 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
  *
  * Without any of PROBE_RESERVE_SLOW_FLAGS, which is how events are
  * recorded most of the time, trace_event_buffer_reserve() comes down to a
- * reservation in the instance's buffer, made here without its three calls.
+ * reservation in the instance's buffer, made here without its four calls.
  * A flag set after this check is seen by trace_event_buffer_commit(),
  * which discards a record it filters out, as it does for a record that
  * trace_event_buffer_reserve() reserved before the flag was set.
@@ -443,13 +443,18 @@ static nokprobe_inline void *probe_event_reserve(struct trace_event_buffer *fbuf
 	fbuffer->trace_ctx = tracing_gen_ctx_dec();
 	fbuffer->trace_file = file;
 	fbuffer->buffer = file->tr->array_buffer.buffer;
-	fbuffer->event = trace_buffer_lock_reserve(fbuffer->buffer,
-						   file->event_call->event.type,
-						   len, fbuffer->trace_ctx);
+	fbuffer->event = ring_buffer_lock_reserve(fbuffer->buffer, len);
 	if (!fbuffer->event)
 		return NULL;
 	fbuffer->regs = NULL;
+	/*
+	 * The common head, as trace_buffer_lock_reserve() writes it, which
+	 * would look up the entry a second time, out of line.
+	 */
 	fbuffer->entry = ring_buffer_event_data(fbuffer->event);
+	tracing_generic_entry_update(fbuffer->entry,
+				     file->event_call->event.type,
+				     fbuffer->trace_ctx);
 	return fbuffer->entry;
 }
 
