@@ -235,7 +235,8 @@ static nokprobe_inline void tk_record(struct trace_kprobe *tk,
 {
 	struct probe_fetch_env env = { .regs = regs, .edata = ri ? ri->data : NULL };
 	size_t head = tk_head_size(ri);
-	struct trace_event_buffer fbuffer;
+	/* Every field is set before it is read: not worth zeroing on a hit. */
+	struct trace_event_buffer fbuffer __uninitialized;
 	void *rec;
 	int dsize;
 

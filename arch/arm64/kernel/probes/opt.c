@@ -448,10 +448,12 @@ void arch_unoptimize_kprobes(struct list_head *oplist,
 void __kprobes optprobe_handler(struct optimized_kprobe *op,
 				struct pt_regs *regs)
 {
+	/*
+	 * As an exception from EL1 leaves them, orig_x0 and syscallno are
+	 * not set: they are a system call's.
+	 */
 	regs->pc = (unsigned long)op->kp.addr;
 	regs->stackframe[1] = regs->pc;
-	regs->orig_x0 = regs->regs[0];
-	regs->syscallno = NO_SYSCALL;
 
 	/* Not traced: the preempt tracers' hooks would run on every hit. */
 	preempt_disable_notrace();
