@@ -5,6 +5,7 @@
 #   @bench NAME NANOSECONDS   the fastest of ROUNDS rounds of N getppid calls
 #   @reg STEP NANOSECONDS     defining, enabling, disabling, deleting 1000 probes
 #   @mem BYTES                kernel memory (slab + percpu) per defined probe
+. /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
 n=${bench_n:-20000}
@@ -18,21 +19,8 @@ echo >dynamic_events
 echo >trace
 echo "@bench baseline $($loop "$n" "$rounds")" >&3
 
-bench() { # NAME DEFINITION...
-	name=$1
-	shift
-	for def in "$@"; do
-		echo "$def" >>kprobe_events || echo "@error $name: $def" >&3
-	done
-	echo 1 >events/bench/enable
-	# The steady state: a kernel with optimized probes switches them in
-	# from a worker, after an RCU-tasks grace period.
-	sleep 1
-	echo "@bench $name $($loop "$n" "$rounds")" >&3
-	echo 0 >events/bench/enable
-	echo >trace
-	echo >dynamic_events
-}
+measure() { echo "@bench $name $($loop "$n" "$rounds")" >&3; }
+bench() { k=$1; shift; with_bench_probes "$k" measure "$@"; }
 
 bench a "p:bench/a $f"
 bench b "p:bench/b $f x0=%x0 x1=%x1"

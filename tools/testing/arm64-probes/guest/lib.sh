@@ -10,3 +10,23 @@ log_file() { # suite name file
 	cat "$3" >&3
 	echo "@endlog" >&3
 }
+
+# with_bench_probes NAME MEASURE DEFINITION...: define the probes (event
+# group "bench"), enable them, run MEASURE once they are in their steady
+# state, then remove them. A definition refused is reported as @error.
+with_bench_probes() {
+	name=$1
+	measure=$2
+	shift 2
+	for def in "$@"; do
+		echo "$def" >>kprobe_events || echo "@error $name: $def" >&3
+	done
+	echo 1 >events/bench/enable
+	# A kernel with optimized probes switches them in from a worker,
+	# after an RCU-tasks grace period.
+	sleep 1
+	"$measure"
+	echo 0 >events/bench/enable
+	echo >trace
+	echo >dynamic_events
+}

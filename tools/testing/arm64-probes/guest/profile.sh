@@ -5,6 +5,7 @@
 # to the guest, which then steps through one getppid call instruction by
 # instruction (profile.sh on the host). K numbers the kinds in the order
 # the host's table lists them.
+. /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
 f=__arm64_sys_getppid
@@ -20,20 +21,8 @@ mark() { # K: let the debugger step through a getppid call
 	$loop mark "$1" 3
 }
 
-kind() { # K DEFINITION...
-	k=$1
-	shift
-	for def in "$@"; do
-		echo "$def" >>kprobe_events || echo "@error $k: $def" >&3
-	done
-	echo 1 >events/bench/enable
-	# Once the optimizer has switched the probes to their detours.
-	sleep 1
-	mark "$k"
-	echo 0 >events/bench/enable
-	echo >trace
-	echo >dynamic_events
-}
+mark_kind() { mark "$name"; }
+kind() { k=$1; shift; with_bench_probes "$k" mark_kind "$@"; }
 
 mark 0
 kind 1 "p:bench/a $f"
