@@ -22,7 +22,9 @@
 #include <linux/extable.h>
 #include <linux/kallsyms.h>
 #include <linux/kprobes.h>
+#include <linux/string.h>
 
+#include <asm/cacheflush.h>
 #include <asm/daifflags.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
@@ -72,6 +74,8 @@ int arch_prepare_kprobe(struct kprobe *p)
 {
 	const struct probe_insn_class *class;
 	kprobe_opcode_t *slot;
+	__le32 insns[MAX_INSN_SIZE];
+	u64 words;
 
 	if (!IS_ALIGNED((unsigned long)p->addr, AARCH64_INSN_SIZE))
 		return -EINVAL;
@@ -102,10 +106,19 @@ int arch_prepare_kprobe(struct kprobe *p)
 	/*
 	 * The slot is written before the probe's BRK is, and reached only
 	 * through that BRK's exception, which synchronises the context: no
-	 * CPU can fetch a stale slot, so no ISB is needed here.
+	 * CPU can fetch a stale slot, so no ISB is needed here. Both words
+	 * go in one write.
 	 */
-	aarch64_insn_patch_text_nosync(slot, p->opcode);
-	aarch64_insn_patch_text_nosync(slot + 1, BRK64_OPCODE_KPROBES_SS);
+	BUILD_BUG_ON(sizeof(insns) != sizeof(words));
+	insns[0] = cpu_to_le32(p->opcode);
+	insns[1] = cpu_to_le32(BRK64_OPCODE_KPROBES_SS);
+	memcpy(&words, insns, sizeof(words));
+	if (aarch64_insn_write_literal_u64(slot, words)) {
+		free_insn_slot(slot, 0);
+		return -EFAULT;
+	}
+	caches_clean_inval_pou((unsigned long)slot,
+			       (unsigned long)(slot + ARRAY_SIZE(insns)));
 	p->ainsn.run = (unsigned long)slot;
 	return 0;
 }

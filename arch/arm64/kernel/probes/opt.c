@@ -34,7 +34,10 @@
 #include <linux/kprobes.h>
 #include <linux/set_memory.h>
 #include <linux/sizes.h>
+#include <linux/smp.h>
+#include <linux/string.h>
 
+#include <asm/cacheflush.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
@@ -348,6 +351,25 @@ int arch_within_optimized_kprobe(struct optimized_kprobe *op,
 	return op->kp.addr == addr;
 }
 
+/*
+ * Write a detour no CPU can reach yet, as aarch64_insn_copy() would but
+ * without its IPI to every CPU: the branch to the detour is written only
+ * by arch_optimize_kprobes(), which first makes every CPU synchronise its
+ * context, once for all the probes it optimizes. The words go to memory
+ * as they are in @buf, little-endian only (HAVE_OPTPROBES needs it).
+ */
+static void write_detour(kprobe_opcode_t *detour, const u32 *buf)
+{
+	u64 words[DETOUR_END / 2];
+	int i;
+
+	memcpy(words, buf, sizeof(words));
+	for (i = 0; i < ARRAY_SIZE(words); i++)
+		WARN_ON(aarch64_insn_write_literal_u64(detour + 2 * i, words[i]));
+	caches_clean_inval_pou((unsigned long)detour,
+			       (unsigned long)(detour + DETOUR_END));
+}
+
 int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 				  struct kprobe *orig)
 {
@@ -365,15 +387,23 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 		free_optinsn_slot(detour, 0);
 		return -ERANGE;
 	}
-	aarch64_insn_copy(detour, buf, sizeof(buf));
+	/* Written when the probe is optimized: most are never enabled. */
 	op->optinsn.detour = detour;
 	return 0;
 }
 
+/*
+ * No CPU can be in a detour the core frees: it was never branched to; or
+ * its branch was taken out by kprobe_optimizer(), which waits for RCU
+ * tasks before freeing it and holds kprobe_mutex until then; or by a
+ * forced unoptimization, after which unregistering waits for RCU; or it
+ * served a module's text that is gone. So the slot is not "dirty": that
+ * would only make a later definition wait for RCU to collect it.
+ */
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
 {
 	if (op->optinsn.detour) {
-		free_optinsn_slot(op->optinsn.detour, 1);
+		free_optinsn_slot(op->optinsn.detour, 0);
 		op->optinsn.detour = NULL;
 	}
 }
@@ -387,10 +417,26 @@ static void write_branch_to_detour(struct optimized_kprobe *op)
 	WARN_ON(aarch64_insn_patch_text_nosync(op->kp.addr, b));
 }
 
+/*
+ * None of these probes has its branch in place, so no CPU is in their
+ * detours. A detour written again is written the same: its probe, place,
+ * instruction and slot are what they were.
+ */
 void arch_optimize_kprobes(struct list_head *oplist)
 {
 	struct optimized_kprobe *op, *tmp;
+	u32 buf[DETOUR_END];
 
+	if (list_empty(oplist))
+		return;
+	list_for_each_entry(op, oplist, list) {
+		/* It was built when the probe was prepared: it builds. */
+		build_detour(buf, op->optinsn.detour, op, op->kp.opcode,
+			     (unsigned long)op->kp.addr);
+		write_detour(op->optinsn.detour, buf);
+	}
+	/* No CPU may still hold what was in a detour before. */
+	kick_all_cpus_sync();
 	list_for_each_entry_safe(op, tmp, oplist, list) {
 		write_branch_to_detour(op);
 		list_del_init(&op->list);
