@@ -30,7 +30,7 @@
  * struct trace_kprobe - a kprobe event definition
  * @devent: its entry in the dynamic event list
  * @rp: the kretprobe (return probes) or, in @rp.kp, the kprobe
- * @nhit: hits per CPU, for kprobe_profile
+ * @nhit: hits per CPU, for kprobe_profile; allocated when first armed
  * @symbol: "[MOD:]SYM" as given, NULL for a probe at an address
  * @maxactive: the MAXACTIVE given, which the core's default replaces in @rp
  * @tp: the event side; must be last, its arguments follow it
@@ -73,15 +73,22 @@ static nokprobe_inline bool tk_is_registered(struct trace_kprobe *tk)
 	return !(list_empty(&tk->rp.kp.list) && hlist_unhashed(&tk->rp.kp.hlist));
 }
 
-/* Where the probe is or will be: 0 while its symbol is not loaded. */
+/*
+ * Where the probe is or will be: 0 while its symbol is not loaded.
+ *
+ * A probe by name is registered by address, its name looked up once for
+ * all the checks: until then kp.addr is the symbol's address (NULL if not
+ * looked up yet), and registering adds kp.offset to it.
+ */
 static unsigned long tk_address(struct trace_kprobe *tk)
 {
-	unsigned long addr;
+	struct kprobe *kp = &tk->rp.kp;
+	unsigned long sym;
 
-	if (!tk->symbol)
-		return (unsigned long)tk->rp.kp.addr;
-	addr = kallsyms_lookup_name(tk->symbol);
-	return addr ? addr + tk->rp.kp.offset : 0;
+	if (!tk->symbol || tk_is_registered(tk))
+		return (unsigned long)kp->addr;
+	sym = (unsigned long)kp->addr ?: kallsyms_lookup_name(tk->symbol);
+	return sym ? sym + kp->offset : 0;
 }
 
 /* "MOD:SYM" probes a module; true if @mod is that module. */
@@ -117,11 +124,24 @@ static bool tk_module_loaded(struct trace_kprobe *tk)
 	return ret;
 }
 
+/*
+ * The hit counters come with the first arming: a probe defined and never
+ * enabled costs neither the per-CPU allocation nor its memory.
+ */
+static int tk_alloc_nhit(struct trace_kprobe *tk)
+{
+	if (!tk->nhit)
+		tk->nhit = alloc_percpu(unsigned long);
+	return tk->nhit ? 0 : -ENOMEM;
+}
+
 static unsigned long tk_nhit(struct trace_kprobe *tk)
 {
 	unsigned long sum = 0;
 	int cpu;
 
+	if (!tk->nhit)
+		return 0;
 	for_each_possible_cpu(cpu)
 		sum += *per_cpu_ptr(tk->nhit, cpu);
 	return sum;
@@ -148,14 +168,12 @@ static struct trace_kprobe *tk_primary(struct trace_event_call *call)
 bool trace_kprobe_on_func_entry(struct trace_event_call *call)
 {
 	struct trace_kprobe *tk = tk_primary(call);
-	struct kprobe *kp;
+	unsigned long addr;
 
 	if (!tk)
 		return false;
-	kp = &tk->rp.kp;
-	if (kp->addr)
-		return !kprobe_on_func_entry(kp->addr, NULL, 0);
-	return !kprobe_on_func_entry(NULL, kp->symbol_name, kp->offset);
+	addr = tk_address(tk);
+	return addr && !kprobe_on_func_entry((void *)addr, NULL, 0);
 }
 
 /**
@@ -415,6 +433,9 @@ static int tk_arm_all(struct trace_probe *tp)
 	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
 		struct trace_kprobe *tk = container_of(pos, struct trace_kprobe, tp);
 
+		ret = tk_alloc_nhit(tk);
+		if (ret)
+			break;
 		if (!tk_is_registered(tk) || kprobe_gone(&tk->rp.kp))
 			continue;
 		ret = tk_is_return(tk) ? enable_kretprobe(&tk->rp) :
@@ -555,18 +576,16 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 	INIT_HLIST_NODE(&kp->hlist);
 	INIT_LIST_HEAD(&kp->list);
 	tk->tp.nr_args = nargs;
-	tk->nhit = alloc_percpu(unsigned long);
 	tk->symbol = symbol ? kstrdup(symbol, GFP_KERNEL) : NULL;
-	if (!tk->nhit || (symbol && !tk->symbol) ||
+	if ((symbol && !tk->symbol) ||
 	    trace_probe_init(&tk->tp, event, group, 0)) {
 		free_trace_kprobe(tk);
 		return ERR_PTR(-ENOMEM);
 	}
 
-	/* By name and offset, resolved at each registration, or at @addr. */
-	kp->symbol_name = tk->symbol;
+	/* @addr is the symbol's, if known, for a probe by name. */
 	kp->offset = symbol ? offs : 0;
-	kp->addr = symbol ? NULL : addr;
+	kp->addr = addr;
 	tk->maxactive = maxactive;
 	tk->rp.maxactive = maxactive;
 	if (is_return)
@@ -580,16 +599,11 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 static struct trace_kprobe *find_trace_kprobe(const char *event,
 					      const char *group)
 {
-	struct dyn_event *pos;
-	struct trace_kprobe *tk;
+	struct trace_probe *tp = trace_probe_find_event(group, event);
 
-	for_each_dyn_event(pos) {
-		tk = dyn_to_tk(pos);
-		if (tk && !strcmp(trace_probe_name(&tk->tp), event) &&
-		    !strcmp(trace_probe_group_name(&tk->tp), group))
-			return tk;
-	}
-	return NULL;
+	if (!tp || !(trace_probe_event_call(tp)->flags & TRACE_EVENT_FL_KPROBE))
+		return NULL;
+	return container_of(tp, struct trace_kprobe, tp);
 }
 
 #if defined(CONFIG_DYNAMIC_FTRACE) && !defined(CONFIG_KPROBE_EVENTS_ON_NOTRACE)
@@ -657,6 +671,11 @@ static int tk_register(struct trace_kprobe *tk)
 
 	if (!ret && tk_is_registered(tk))
 		ret = -EINVAL;
+	if (!ret && tk->symbol && !kp->addr) {
+		kp->addr = (void *)kallsyms_lookup_name(tk->symbol);
+		if (!kp->addr)
+			ret = -ENOENT;
+	}
 	if (!ret && tk_in_notrace_func(tk)) {
 		pr_warn("Could not probe notrace function %ps\n",
 			(void *)tk_address(tk));
@@ -668,20 +687,28 @@ static int tk_register(struct trace_kprobe *tk)
 		return ret;
 
 	tk_allow_override(tk);
-	/* Armed at once only when its event is on (a module came back). */
+	/*
+	 * Armed at once only when its event is on (a module came back, or
+	 * a probe joins an enabled event).
+	 */
 	kp->flags &= ~KPROBE_FLAG_DISABLED;
 	if (!trace_probe_is_enabled(&tk->tp))
 		kp->flags |= KPROBE_FLAG_DISABLED;
-	return tk_is_return(tk) ? register_kretprobe(&tk->rp) :
-				  register_kprobe(kp);
+	else if (tk_alloc_nhit(tk))
+		return -ENOMEM;
+	ret = tk_is_return(tk) ? register_kretprobe(&tk->rp) :
+				 register_kprobe(kp);
+	if (ret && tk->symbol)
+		kp->addr = NULL;	/* the core may have moved it */
+	return ret;
 }
 
 /* Its kprobe is unregistered: make it ready to be registered again. */
 static void tk_unregistered(struct trace_kprobe *tk)
 {
-	/* By symbol if it has one. */
 	INIT_HLIST_NODE(&tk->rp.kp.hlist);
 	INIT_LIST_HEAD(&tk->rp.kp.list);
+	/* A module's symbol may be elsewhere next time. */
 	if (tk->symbol)
 		tk->rp.kp.addr = NULL;
 }
@@ -838,52 +865,63 @@ static int register_trace_kprobe(struct trace_kprobe *tk)
 
 /* ---- Symbols and modules --------------------------------------------- */
 
-static int count_one(void *data, unsigned long unused)
-{
-	(*(unsigned int *)data)++;
-	return 0;
-}
-
 struct sym_count {
 	const char	*name;
 	unsigned int	n;
+	unsigned long	addr;
 };
 
-static int count_mod_one(void *data, const char *name, unsigned long unused)
+static int count_one(void *data, unsigned long addr)
+{
+	struct sym_count *c = data;
+
+	c->n++;
+	c->addr = addr;
+	return 0;
+}
+
+static int count_mod_one(void *data, const char *name, unsigned long addr)
 {
 	struct sym_count *c = data;
 
 	if (!strcmp(name, c->name))
-		c->n++;
+		count_one(c, addr);
 	return 0;
 }
 
 /*
  * A probe by name must name exactly one function: -ENOENT if none,
  * -EADDRNOTAVAIL if several (the user must give an address then).
+ * Its address goes to @addr.
  */
-static int check_symbol_count(const char *mod, const char *name)
+static int check_symbol_count(const char *mod, const char *name,
+			      unsigned long *addr)
 {
 	struct sym_count c = { .name = name };
 
 	if (!mod)
-		kallsyms_on_each_match_symbol(count_one, name, &c.n);
+		kallsyms_on_each_match_symbol(count_one, name, &c);
 	module_kallsyms_on_each_symbol(mod, count_mod_one, &c);
+	*addr = c.n == 1 ? c.addr : 0;
 	if (c.n > 1)
 		return -EADDRNOTAVAIL;
 	return c.n ? 0 : -ENOENT;
 }
 
-/* Check "[MOD:]SYM"; a symbol of a module not loaded is checked later. */
-static int validate_probe_symbol(const char *symbol)
+/*
+ * Check "[MOD:]SYM" and find its address (@addr); a symbol of a module not
+ * loaded is checked later, and its address is 0 until then.
+ */
+static int validate_probe_symbol(const char *symbol, unsigned long *addr)
 {
 	char mod[MODULE_NAME_LEN];
 	const char *colon = strchr(symbol, ':');
 	struct module *m = NULL;
 	int ret;
 
+	*addr = 0;
 	if (!colon)
-		return check_symbol_count(NULL, symbol);
+		return check_symbol_count(NULL, symbol, addr);
 	if (colon - symbol >= MODULE_NAME_LEN)
 		return -EINVAL;
 	strscpy(mod, symbol, colon - symbol + 1);
@@ -896,7 +934,7 @@ static int validate_probe_symbol(const char *symbol)
 	}
 	if (!m)
 		return 0;
-	ret = check_symbol_count(mod, colon + 1);
+	ret = check_symbol_count(mod, colon + 1, addr);
 	module_put(m);
 	return ret;
 }
@@ -907,9 +945,10 @@ static int trace_kprobe_module_callback(struct notifier_block *nb,
 					unsigned long val, void *data)
 {
 	struct module *mod = data;
+	const char *colon;
+	unsigned long addr;
 	struct dyn_event *pos;
 	struct trace_kprobe *tk;
-	const char *colon;
 	int ret;
 
 	if (val != MODULE_STATE_COMING)
@@ -922,7 +961,8 @@ static int trace_kprobe_module_callback(struct notifier_block *nb,
 			continue;
 		tk_unregister(tk);
 		colon = strchr(tk->symbol, ':');
-		ret = check_symbol_count(module_name(mod), colon + 1);
+		ret = check_symbol_count(module_name(mod), colon + 1, &addr);
+		tk->rp.kp.addr = (void *)addr;
 		if (!ret)
 			ret = tk_register(tk);
 		if (ret)
@@ -982,6 +1022,7 @@ static int parse_maxactive(const char *w0, const char *event, int *maxactive)
  * at an entry; one on a module not loaded yet is checked when it loads.
  */
 static int tk_parse_symbol(char *symbol, long *offset, bool *is_return,
+			   unsigned long *addr,
 			   struct traceprobe_parse_context *ctx)
 {
 	char *pct = strchr(symbol, '%');
@@ -1000,13 +1041,14 @@ static int tk_parse_symbol(char *symbol, long *offset, bool *is_return,
 		trace_probe_log_err(0, BAD_PROBE_ADDR);
 		return -EINVAL;
 	}
-	where = validate_probe_symbol(symbol);
+	where = validate_probe_symbol(symbol, addr);
 	if (where) {
 		__trace_probe_log_err(0, where == -EADDRNOTAVAIL ?
 				      TP_ERR_NON_UNIQ_SYMBOL : TP_ERR_BAD_PROBE_ADDR);
 		return -EINVAL;
 	}
-	where = kprobe_on_func_entry(NULL, symbol, *offset);
+	where = *addr ? kprobe_on_func_entry((void *)*addr, NULL, *offset) :
+			kprobe_on_func_entry(NULL, symbol, *offset);
 	if (*is_return && where == -EINVAL) {
 		trace_probe_log_err(0, BAD_RETPROBE);
 		return -EINVAL;
@@ -1108,7 +1150,7 @@ static int __trace_kprobe_create(int argc, const char *argv[])
 			ret = -ENOMEM;
 			goto out;
 		}
-		ret = tk_parse_symbol(symbol, &offset, &is_return, &ctx);
+		ret = tk_parse_symbol(symbol, &offset, &is_return, &addr, &ctx);
 		if (ret)
 			goto parse_error;
 		ret = 0;
@@ -1380,13 +1422,15 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 			  bool is_return)
 {
 	struct trace_kprobe *tk;
+	unsigned long sym;
 	char *event;
 	int ret;
 
 	if (func) {
-		ret = validate_probe_symbol(func);
+		ret = validate_probe_symbol(func, &sym);
 		if (ret)
 			return ERR_PTR(ret);
+		addr = (void *)sym;
 	}
 	event = func ?: "DUMMY_EVENT";
 	tk = alloc_trace_kprobe(KPROBE_EVENT_SYSTEM, event, addr, func, offs,
@@ -1447,10 +1491,10 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	struct trace_event_call *call = event->tp_event;
 	struct trace_kprobe *tk;
 
-	/* A tracefs event by its name; perf's own kprobe event directly. */
-	tk = perf_type_tracepoint ?
-		find_trace_kprobe(trace_event_name(call), call->class->system) :
-		tk_primary(call);
+	/* A tracefs event or perf's own: its first probe, either way. */
+	if (!(call->flags & TRACE_EVENT_FL_KPROBE))
+		return -EINVAL;
+	tk = tk_primary(call);
 	if (!tk)
 		return -EINVAL;
 	*symbol = tk->symbol;
