@@ -15,6 +15,8 @@
 #include <linux/ctype.h>
 #include <linux/fs.h>
 #include <linux/glob.h>
+#include <linux/hashtable.h>
+#include <linux/jhash.h>
 #include <linux/kallsyms.h>
 #include <linux/string.h>
 
@@ -955,27 +957,75 @@ int trace_probe_append(struct trace_probe *tp, struct trace_probe *to)
 	return 0;
 }
 
-/**
- * find_trace_event_call - find an event by group and name
- * @system: the group
- * @event_name: the name
- *
- * Return: the event, or NULL.  Call with event_mutex held.
+/*
+ * Registered probe events by group and name, under event_mutex: defining
+ * a probe looks its event up, and must not cost a walk of all the events
+ * already defined.
  */
-struct trace_event_call *find_trace_event_call(const char *system,
-					       const char *event_name)
+static DEFINE_HASHTABLE(probe_events_by_name, 10);
+
+/* The events of the probe front ends, all of them in the index. */
+#define PROBE_EVENT_FLAGS	(TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_UPROBE | \
+				 TRACE_EVENT_FL_EPROBE | TRACE_EVENT_FL_FPROBE)
+
+/* The event of an entry probe with no data fits kmalloc-256. */
+static_assert(sizeof(struct probe_event) <= 256);
+
+static u32 probe_event_hash(const char *group, const char *event)
+{
+	return jhash(event, strlen(event), jhash(group, strlen(group), 0));
+}
+
+static struct probe_event *probe_event_lookup(const char *group,
+					      const char *event)
+{
+	struct probe_event *ev;
+
+	hash_for_each_possible(probe_events_by_name, ev, by_name,
+			       probe_event_hash(group, event))
+		if (!strcmp(ev->call.name, event) &&
+		    !strcmp(ev->class.system, group))
+			return ev;
+	return NULL;
+}
+
+/**
+ * trace_probe_find_event - find a registered probe event
+ * @group: its group
+ * @event: its name
+ *
+ * Call with event_mutex held.
+ *
+ * Return: the event's first probe, or NULL. The caller checks the kind of
+ * event (&trace_event_call.flags).
+ */
+struct trace_probe *trace_probe_find_event(const char *group,
+					   const char *event)
+{
+	struct probe_event *ev = probe_event_lookup(group, event);
+
+	lockdep_assert_held(&event_mutex);
+	return ev ? list_first_entry_or_null(&ev->probes, struct trace_probe,
+					     list) : NULL;
+}
+
+/* Is @group/@event taken by an event not a probe's (a tracepoint, say)? */
+static bool other_event_exists(const char *group, const char *event)
 {
 	struct trace_event_call *call;
-	const char *name;
+	const char *system, *name;
 
 	list_for_each_entry(call, &ftrace_events, list) {
-		if (!call->class->system || strcmp(system, call->class->system))
+		if (call->flags & PROBE_EVENT_FLAGS)
+			continue;
+		system = call->class->system;
+		if (!system || system[0] != group[0] || strcmp(system, group))
 			continue;
 		name = trace_event_name(call);
-		if (name && !strcmp(event_name, name))
-			return call;
+		if (name && !strcmp(name, event))
+			return true;
 	}
-	return NULL;
+	return false;
 }
 
 /**
@@ -986,18 +1036,40 @@ struct trace_event_call *find_trace_event_call(const char *system,
  */
 int trace_probe_register_event_call(struct trace_probe *tp)
 {
-	struct trace_event_call *call = trace_probe_event_call(tp);
+	struct probe_event *ev = tp->event;
+	const char *group = trace_probe_group_name(tp);
+	const char *event = trace_probe_name(tp);
 	int ret;
 
 	lockdep_assert_held(&event_mutex);
-	if (find_trace_event_call(trace_probe_group_name(tp),
-				  trace_probe_name(tp)))
+	if (probe_event_lookup(group, event) || other_event_exists(group, event))
 		return -EEXIST;
-	if (!register_trace_event(&call->event))
+	if (!register_trace_event(&ev->call.event))
 		return -ENODEV;
-	ret = trace_add_event_call(call);
-	if (ret)
-		unregister_trace_event(&call->event);
+	ret = trace_add_event_call(&ev->call);
+	if (ret) {
+		unregister_trace_event(&ev->call.event);
+		return ret;
+	}
+	hash_add(probe_events_by_name, &ev->by_name,
+		 probe_event_hash(group, event));
+	return 0;
+}
+
+/**
+ * trace_probe_unregister_event_call - remove a probe's event
+ * @tp: the probe
+ *
+ * Return: 0, or -EBUSY if the event is in use.
+ */
+int trace_probe_unregister_event_call(struct trace_probe *tp)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	ret = trace_remove_event_call(&tp->event->call);
+	if (!ret)
+		hash_del(&tp->event->by_name);
 	return ret;
 }
 

@@ -59,23 +59,25 @@ struct event_file_link {
 /**
  * struct probe_event - the event one or more probes record into
  * @flags: TP_FLAG_TRACE, TP_FLAG_PROFILE
+ * @nr_field_names: entries of @field_names
  * @class: its event class (one per event: the fields are the probe's)
  * @call: the event
  * @files: enabled instance files, an &struct event_file_link list
  * @probes: the probes recording into it
  * @field_names: copies of the field names and types the event core
  *	points to; they outlive the first probe that defined them
- * @nr_field_names: entries of @field_names
+ * @by_name: in the index of registered probe events by group and name
  * @data: front end's per-event data (the uprobe filter)
  */
 struct probe_event {
 	unsigned int			flags;
+	unsigned int			nr_field_names;
 	struct trace_event_class	class;
 	struct trace_event_call		call;
 	struct list_head		files;
 	struct list_head		probes;
 	char				**field_names;
-	unsigned int			nr_field_names;
+	struct hlist_node		by_name;
 	unsigned long			data[];
 };
 
@@ -224,13 +226,9 @@ int trace_probe_profile_open(struct file *file,
 void trace_probe_show_args(struct seq_file *m, struct trace_probe *tp);
 void store_trace_entry_data(void *edata, struct trace_probe *tp,
 			    struct pt_regs *regs);
-struct trace_event_call *find_trace_event_call(const char *system,
-					       const char *event_name);
-
-static inline int trace_probe_unregister_event_call(struct trace_probe *tp)
-{
-	return trace_remove_event_call(&tp->event->call);
-}
+struct trace_probe *trace_probe_find_event(const char *group,
+					   const char *event);
+int trace_probe_unregister_event_call(struct trace_probe *tp);
 
 #define trace_probe_for_each_link(pos, tp)	\
 	list_for_each_entry(pos, &(tp)->event->files, list)

@@ -740,16 +740,11 @@ fail:
 static struct trace_uprobe *find_probe_event(const char *event,
 					     const char *group)
 {
-	struct dyn_event *pos;
-	struct trace_uprobe *tu;
+	struct trace_probe *tp = trace_probe_find_event(group, event);
 
-	for_each_dyn_event(pos) {
-		tu = dyn_to_tu(pos);
-		if (tu && !strcmp(trace_probe_name(&tu->tp), event) &&
-		    !strcmp(trace_probe_group_name(&tu->tp), group))
-			return tu;
-	}
-	return NULL;
+	if (!tp || !(trace_probe_event_call(tp)->flags & TRACE_EVENT_FL_UPROBE))
+		return NULL;
+	return container_of(tp, struct trace_uprobe, tp);
 }
 
 static int unregister_trace_uprobe(struct trace_uprobe *tu)
@@ -1115,11 +1110,10 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 {
 	struct trace_uprobe *tu;
 
-	if (perf_type_tracepoint)
-		tu = find_probe_event(trace_event_name(event->tp_event),
-				      event->tp_event->class->system);
-	else
-		tu = tu_primary(event->tp_event);
+	/* A tracefs event or perf's own: its first probe, either way. */
+	if (!(event->tp_event->flags & TRACE_EVENT_FL_UPROBE))
+		return -EINVAL;
+	tu = tu_primary(event->tp_event);
 	if (!tu)
 		return -EINVAL;
 	*fd_type = tu_is_return(tu) ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
