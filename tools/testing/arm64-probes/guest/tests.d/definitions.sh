@@ -1,0 +1,62 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Defining probes: event names are looked up in an index of the probe
+# events (trace_probe.c) and a walk of the other events; a probe by name
+# is registered by the address its one lookup found (trace_kprobe.c); its
+# hit counters come with its first arming.
+. /harness/lib.sh
+cd /sys/kernel/tracing
+loop=/harness/progs/getppid_loop
+f=__arm64_sys_getppid
+stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
+
+echo 0 >events/enable
+echo >trace
+echo >dynamic_events
+echo >error_log
+
+# hits EVENT: the hit counts of its probes in kprobe_profile, one a line.
+hits() { awk -v e="$1" '$1 == e { print $2 }' kprobe_profile; }
+check() { # NAME CONDITION...: PASS if the condition holds
+	name=$1
+	shift
+	if "$@"; then result definitions PASS "$name"; else result definitions FAIL "$name"; fi
+}
+
+# A tracepoint's name is taken; so is a kprobe event's, for a uprobe.
+! echo "p:sched/sched_switch $f" >>kprobe_events 2>/dev/null &&
+	grep -q 'already used by another event' error_log
+check name-of-a-tracepoint [ $? -eq 0 ]
+echo "p:defs/ev $f" >>kprobe_events
+! echo "p:defs/ev /bin/busybox:0x100" >>uprobe_events 2>/dev/null
+check name-of-another-kind [ $? -eq 0 ]
+
+# Never enabled: no hits counted, and none to count them with.
+check not-enabled-no-hits [ "$(hits ev)" = 0 ]
+
+# Removed, the name is free again, for another kind too.
+echo "-:defs/ev" >>kprobe_events
+echo "p:defs/ev /bin/busybox:0x100" >>uprobe_events
+echo "-:defs/ev" >>uprobe_events
+echo "p:defs/ev $f" >>kprobe_events
+check name-free-after-removal [ $? -eq 0 ]
+
+# A probe joining an enabled event is armed at once, with its counters.
+echo 1 >events/defs/ev/enable
+echo "p:defs/ev $f+$stp" >>kprobe_events
+$loop 100 1 >/dev/null
+n=$(hits ev | awk '$1 >= 100' | wc -l)
+rec=$(grep -c 'ev: (' trace)
+echo 0 >events/defs/ev/enable
+check joined-enabled-event [ "$n" -eq 2 ] && [ "$rec" -ge 200 ]
+
+# By name after all: the probe is where the symbol is, and on re-enable.
+addr=$(awk -v s="$f" '$3 == s { print $1 }' /proc/kallsyms)
+check registered-at-symbol grep -q "^$addr .* $f+0x0" /sys/kernel/debug/kprobes/list
+echo >trace
+echo 1 >events/defs/ev/enable
+$loop 10 1 >/dev/null
+echo 0 >events/defs/ev/enable
+check hits-after-re-enable [ "$(grep -c 'ev: (' trace)" -ge 20 ]
+echo >dynamic_events
+echo >trace
