@@ -245,16 +245,24 @@ static nokprobe_inline void tk_fill_head(struct trace_kprobe *tk,
 		word[1] = get_kretprobe_retaddr(ri);
 }
 
+/*
+ * The event file flags under which a hit takes tk_record_general():
+ * triggers, soft-disable and PID filtering (trace_trigger_soft_disabled()),
+ * and what makes trace_event_buffer_reserve() do more than reserve.
+ */
+#define TK_RECORD_SLOW_FLAGS						\
+	(EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED |	\
+	 EVENT_FILE_FL_PID_FILTER | PROBE_RESERVE_SLOW_FLAGS)
+
 /* Write a record of the hit (@ri for a return) into @file's buffer. */
-static nokprobe_inline void tk_record(struct trace_kprobe *tk,
-				      struct kretprobe_instance *ri,
-				      struct pt_regs *regs,
-				      struct trace_event_file *file)
+static noinline void __kprobes tk_record_general(struct trace_kprobe *tk,
+						 struct kretprobe_instance *ri,
+						 struct pt_regs *regs,
+						 struct trace_event_file *file)
 {
 	struct probe_fetch_env env = { .regs = regs, .edata = ri ? ri->data : NULL };
 	size_t head = tk_head_size(ri);
-	/* Every field is set before it is read: not worth zeroing on a hit. */
-	struct trace_event_buffer fbuffer __uninitialized;
+	struct trace_event_buffer fbuffer;
 	void *rec;
 	int dsize;
 
@@ -267,6 +275,34 @@ static nokprobe_inline void tk_record(struct trace_kprobe *tk,
 	fbuffer.regs = regs;
 	tk_fill_head(tk, ri, rec);
 	probe_args_store(rec + head, &tk->tp, &env, head, dsize);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+/*
+ * The same, inline, for the commonest hit: arguments that are whole
+ * registers, if any, into a file with none of TK_RECORD_SLOW_FLAGS.
+ */
+static nokprobe_inline void tk_record(struct trace_kprobe *tk,
+				      struct kretprobe_instance *ri,
+				      struct pt_regs *regs,
+				      struct trace_event_file *file)
+{
+	size_t head = tk_head_size(ri);
+	/* Every field is set before it is read: not worth zeroing on a hit. */
+	struct trace_event_buffer fbuffer __uninitialized;
+	void *rec;
+
+	if (unlikely(tk->tp.arg_kinds ||
+		     (READ_ONCE(file->flags) & TK_RECORD_SLOW_FLAGS))) {
+		tk_record_general(tk, ri, regs, file);
+		return;
+	}
+	rec = probe_event_reserve_direct(&fbuffer, file, head + tk->tp.size);
+	if (!rec)
+		return;
+	fbuffer.regs = regs;
+	tk_fill_head(tk, ri, rec);
+	probe_args_store_regs(rec + head, &tk->tp, regs);
 	trace_event_buffer_commit(&fbuffer);
 }
 

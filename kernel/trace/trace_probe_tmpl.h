@@ -382,6 +382,28 @@ static noinline void __kprobes probe_args_store_general(void *data,
 }
 
 /**
+ * probe_args_store_regs - fill the arguments of a probe whose arguments
+ *	are all whole registers (no PROBE_ARGS_GENERAL)
+ * @data: the argument area of the record
+ * @tp: the probe
+ * @regs: the registers at the hit
+ *
+ * The commonest case: copies, and no program to run.
+ */
+static nokprobe_inline void probe_args_store_regs(void *data,
+						  struct trace_probe *tp,
+						  struct pt_regs *regs)
+{
+	const struct probe_arg *a;
+	unsigned int i;
+
+	for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
+		fetch_put_sized(data + a->offset,
+				regs_get_register(regs, a->prog.param),
+				a->prog.size);
+}
+
+/**
  * probe_args_store - fill a record's arguments
  * @data: the argument area of the record
  * @tp: the probe
@@ -393,18 +415,10 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
 					     struct probe_fetch_env *env,
 					     int header_size, int dynsize)
 {
-	const struct probe_arg *a;
-	unsigned int i;
-
-	if (unlikely(tp->arg_kinds & PROBE_ARGS_GENERAL)) {
+	if (unlikely(tp->arg_kinds & PROBE_ARGS_GENERAL))
 		probe_args_store_general(data, tp, env, header_size, dynsize);
-		return;
-	}
-	/* Registers only, the commonest case: copies, and no program to run. */
-	for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
-		fetch_put_sized(data + a->offset,
-				regs_get_register(env->regs, a->prog.param),
-				a->prog.size);
+	else
+		probe_args_store_regs(data, tp, env->regs);
 }
 
 /*
@@ -418,17 +432,55 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
 	 EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)
 
 /**
- * probe_event_reserve - reserve a record, as trace_event_buffer_reserve()
- * @fbuffer: filled in for trace_event_buffer_commit()
- * @file: the event file recorded into
+ * probe_event_reserve_direct - reserve a record straight in the buffer
+ * @fbuffer: filled in for trace_event_buffer_commit(), but for @regs
+ * @file: the event file recorded into, with none of
+ *	PROBE_RESERVE_SLOW_FLAGS when the caller looked
  * @len: bytes of the record
  *
  * Without any of PROBE_RESERVE_SLOW_FLAGS, which is how events are
  * recorded most of the time, trace_event_buffer_reserve() comes down to a
  * reservation in the instance's buffer, made here without its four calls.
- * A flag set after this check is seen by trace_event_buffer_commit(),
- * which discards a record it filters out, as it does for a record that
- * trace_event_buffer_reserve() reserved before the flag was set.
+ * A flag set after the caller's check is seen by
+ * trace_event_buffer_commit(), which discards a record it filters out, as
+ * it does for a record that trace_event_buffer_reserve() reserved before
+ * the flag was set.
+ *
+ * Return: the record's entry, or NULL if it could not be reserved.
+ */
+static nokprobe_inline void *
+probe_event_reserve_direct(struct trace_event_buffer *fbuffer,
+			   struct trace_event_file *file, unsigned long len)
+{
+	/* Preemption is off for the handler: the probed code's count. */
+	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	struct trace_entry *entry;
+
+	fbuffer->trace_ctx = trace_ctx;
+	fbuffer->trace_file = file;
+	fbuffer->buffer = file->tr->array_buffer.buffer;
+	fbuffer->event = ring_buffer_lock_reserve(fbuffer->buffer, len);
+	if (!fbuffer->event)
+		return NULL;
+	/*
+	 * The common head, as trace_buffer_lock_reserve() writes it, which
+	 * would look up the entry a second time, out of line.
+	 */
+	entry = ring_buffer_event_data(fbuffer->event);
+	fbuffer->entry = entry;
+	tracing_generic_entry_update(entry, file->event_call->event.type,
+				     trace_ctx);
+	return entry;
+}
+
+/**
+ * probe_event_reserve - reserve a record, as trace_event_buffer_reserve()
+ * @fbuffer: filled in for trace_event_buffer_commit()
+ * @file: the event file recorded into
+ * @len: bytes of the record
+ *
+ * Directly (probe_event_reserve_direct()) when @file has none of
+ * PROBE_RESERVE_SLOW_FLAGS.
  *
  * Return: the record's entry, or NULL if it could not be reserved.
  */
@@ -438,24 +490,8 @@ static nokprobe_inline void *probe_event_reserve(struct trace_event_buffer *fbuf
 {
 	if (unlikely(READ_ONCE(file->flags) & PROBE_RESERVE_SLOW_FLAGS))
 		return trace_event_buffer_reserve(fbuffer, file, len);
-
-	/* Preemption is off for the handler: the probed code's count. */
-	fbuffer->trace_ctx = tracing_gen_ctx_dec();
-	fbuffer->trace_file = file;
-	fbuffer->buffer = file->tr->array_buffer.buffer;
-	fbuffer->event = ring_buffer_lock_reserve(fbuffer->buffer, len);
-	if (!fbuffer->event)
-		return NULL;
 	fbuffer->regs = NULL;
-	/*
-	 * The common head, as trace_buffer_lock_reserve() writes it, which
-	 * would look up the entry a second time, out of line.
-	 */
-	fbuffer->entry = ring_buffer_event_data(fbuffer->event);
-	tracing_generic_entry_update(fbuffer->entry,
-				     file->event_call->event.type,
-				     fbuffer->trace_ctx);
-	return fbuffer->entry;
+	return probe_event_reserve_direct(fbuffer, file, len);
 }
 
 #endif /* _TRACE_PROBE_TMPL_H */
