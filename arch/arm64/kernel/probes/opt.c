@@ -482,6 +482,25 @@ void arch_unoptimize_kprobes(struct list_head *oplist,
 	}
 }
 
+/*
+ * Run the pre-handlers of @op's kprobes as the core's opt_pre_handler()
+ * does; for the commonest case, one kprobe at the address, without its
+ * walk and its per-CPU kprobe_instance, which nothing reads.
+ */
+static __always_inline void optprobe_run_handlers(struct optimized_kprobe *op,
+						  struct pt_regs *regs)
+{
+	struct kprobe *kp = list_first_or_null_rcu(&op->kp.list, struct kprobe,
+						   list);
+
+	if (!kp || READ_ONCE(kp->list.next) != &op->kp.list) {
+		opt_pre_handler(&op->kp, regs);
+		return;
+	}
+	if (kp->pre_handler && !kprobe_disabled(kp))
+		kp->pre_handler(kp, regs);
+}
+
 /**
  * optprobe_handler() - run an optimized probe's handlers, from its detour
  * @op: the probe
@@ -508,7 +527,7 @@ void __kprobes optprobe_handler(struct optimized_kprobe *op,
 	} else {
 		__this_cpu_write(current_kprobe, &op->kp);
 		get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
-		opt_pre_handler(&op->kp, regs);
+		optprobe_run_handlers(op, regs);
 		__this_cpu_write(current_kprobe, NULL);
 	}
 	preempt_enable_notrace();
