@@ -484,21 +484,18 @@ void arch_unoptimize_kprobes(struct list_head *oplist,
 
 /*
  * Run the pre-handlers of @op's kprobes as the core's opt_pre_handler()
- * does; for the commonest case, one kprobe at the address, without its
- * walk and its per-CPU kprobe_instance, which nothing reads.
+ * does, inline and without its per-CPU kprobe_instance, which nothing
+ * reads. A handler that returns nonzero ends the walk.
  */
 static __always_inline void optprobe_run_handlers(struct optimized_kprobe *op,
 						  struct pt_regs *regs)
 {
-	struct kprobe *kp = list_first_or_null_rcu(&op->kp.list, struct kprobe,
-						   list);
+	struct kprobe *kp;
 
-	if (!kp || READ_ONCE(kp->list.next) != &op->kp.list) {
-		opt_pre_handler(&op->kp, regs);
-		return;
-	}
-	if (kp->pre_handler && !kprobe_disabled(kp))
-		kp->pre_handler(kp, regs);
+	list_for_each_entry_rcu(kp, &op->kp.list, list)
+		if (kp->pre_handler && !kprobe_disabled(kp) &&
+		    kp->pre_handler(kp, regs))
+			break;
 }
 
 /**
