@@ -30,8 +30,8 @@ def load(path):
         f = line.split()
         if len(f) == 3 and f[0] in ("@bench", "@reg"):
             d[(f[0], f[1])] = int(f[2])
-        elif len(f) == 2 and f[0] == "@mem":
-            d[("@mem", "")] = int(f[1])
+        elif len(f) == 2 and f[0] in ("@mem", "@objects"):
+            d[(f[0], "")] = int(f[1])
         elif f and f[0] == "@error":
             print("error:", line.strip())
     return d
@@ -55,8 +55,12 @@ print("| --- | --- | --- | --- |")
 for step in ("define", "enable", "disable", "delete"):
     u, s = up[("@reg", step)] / 1e9, se[("@reg", step)] / 1e9
     print(f"| {step} | {u:.3f} s | {s:.3f} s | {s / u:.2f} |")
-u, s = up[("@mem", "")], se[("@mem", "")]
-print(f"| memory per defined probe | {u} B | {s} B | {s / u:.2f} |" if u else
-      f"| memory per defined probe | {u} B | {s} B | - |")
+for key, label in (("@mem", "memory per defined probe (meminfo slab + percpu)"),
+                   ("@objects", "slab objects per defined probe")):
+    u, s = up.get((key, "")), se.get((key, ""))
+    if u is None or s is None:
+        continue
+    print(f"| {label} | {u} B | {s} B | {s / u:.2f} |" if u else
+          f"| {label} | {u} B | {s} B | - |")
 print(f"(probes defined: upstream {up.get(('@reg','defined'))}, series {se.get(('@reg','defined'))})")
 PY

@@ -5,6 +5,7 @@
 #   @bench NAME NANOSECONDS   the fastest of ROUNDS rounds of N getppid calls
 #   @reg STEP NANOSECONDS     defining, enabling, disabling, deleting 1000 probes
 #   @mem BYTES                kernel memory (slab + percpu) per defined probe
+#   @objects BYTES            the slab objects' bytes per defined probe
 . /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
@@ -56,13 +57,19 @@ define_all() { /harness/progs/write_lines kprobe_events </tmp/defs >/tmp/wl; }
 enable_all() { echo 1 >events/bench/enable; }
 disable_all() { echo 0 >events/bench/enable; }
 delete_all() { echo >kprobe_events; }
+# The bytes of the slab objects in use, by cache: exact where meminfo's
+# Slab also counts the slab pages' free room.
+objects() { awk 'NR > 2 { b += $2 * $4 } END { print b }' /proc/slabinfo; }
 m0=$(mem)
+o0=$(objects)
 define_all
 echo "@reg define $(cut -d' ' -f1 /tmp/wl)" >&3
 m1=$(mem)
+o1=$(objects)
 defined=$(grep -c '^p:bench/' kprobe_events)
 echo "@reg defined $defined" >&3
 echo "@mem $(((m1 - m0) * 1024 / (defined ? defined : 1)))" >&3
+echo "@objects $(((o1 - o0) / (defined ? defined : 1)))" >&3
 echo "@reg enable $(step enable_all)" >&3
 echo "@reg disable $(step disable_all)" >&3
 echo "@reg delete $(step delete_all)" >&3
