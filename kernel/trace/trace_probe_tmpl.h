@@ -475,7 +475,8 @@ probe_event_reserve_direct(struct trace_event_buffer *fbuffer,
 
 /**
  * probe_event_reserve - reserve a record, as trace_event_buffer_reserve()
- * @fbuffer: filled in for trace_event_buffer_commit()
+ * @fbuffer: filled in for trace_event_buffer_commit(), but for @regs,
+ *	which the caller sets
  * @file: the event file recorded into
  * @len: bytes of the record
  *
@@ -490,7 +491,6 @@ static nokprobe_inline void *probe_event_reserve(struct trace_event_buffer *fbuf
 {
 	if (unlikely(READ_ONCE(file->flags) & PROBE_RESERVE_SLOW_FLAGS))
 		return trace_event_buffer_reserve(fbuffer, file, len);
-	fbuffer->regs = NULL;
 	return probe_event_reserve_direct(fbuffer, file, len);
 }
 

@@ -70,12 +70,38 @@ static bool in_exclusive_sequence(kprobe_opcode_t *addr)
 	return false;
 }
 
+/**
+ * probe_write_code() - write code no CPU can be running yet
+ * @dst: an out-of-line slot or a detour, 8-byte aligned
+ * @src: the words, as they go to memory
+ * @len: bytes, a multiple of 8
+ *
+ * With the cache maintenance that makes the code visible to instruction
+ * fetch, but unlike aarch64_insn_copy() without an IPI to every CPU: the
+ * caller makes the code reachable only through a context synchronisation
+ * event on each CPU.
+ *
+ * Return: 0, or -EFAULT if a word could not be written.
+ */
+int probe_write_code(kprobe_opcode_t *dst, const void *src, size_t len)
+{
+	size_t i;
+	u64 word;
+
+	for (i = 0; i < len; i += sizeof(word)) {
+		memcpy(&word, src + i, sizeof(word));
+		if (aarch64_insn_write_literal_u64((void *)dst + i, word))
+			return -EFAULT;
+	}
+	caches_clean_inval_pou((unsigned long)dst, (unsigned long)dst + len);
+	return 0;
+}
+
 int arch_prepare_kprobe(struct kprobe *p)
 {
 	const struct probe_insn_class *class;
 	kprobe_opcode_t *slot;
 	__le32 insns[MAX_INSN_SIZE];
-	u64 words;
 
 	if (!IS_ALIGNED((unsigned long)p->addr, AARCH64_INSN_SIZE))
 		return -EINVAL;
@@ -106,19 +132,14 @@ int arch_prepare_kprobe(struct kprobe *p)
 	/*
 	 * The slot is written before the probe's BRK is, and reached only
 	 * through that BRK's exception, which synchronises the context: no
-	 * CPU can fetch a stale slot, so no ISB is needed here. Both words
-	 * go in one write.
+	 * CPU can fetch a stale slot, so no ISB is needed here.
 	 */
-	BUILD_BUG_ON(sizeof(insns) != sizeof(words));
 	insns[0] = cpu_to_le32(p->opcode);
 	insns[1] = cpu_to_le32(BRK64_OPCODE_KPROBES_SS);
-	memcpy(&words, insns, sizeof(words));
-	if (aarch64_insn_write_literal_u64(slot, words)) {
+	if (probe_write_code(slot, insns, sizeof(insns))) {
 		free_insn_slot(slot, 0);
 		return -EFAULT;
 	}
-	caches_clean_inval_pou((unsigned long)slot,
-			       (unsigned long)(slot + ARRAY_SIZE(insns)));
 	p->ainsn.run = (unsigned long)slot;
 	return 0;
 }
@@ -282,9 +303,9 @@ int __kprobes kprobe_ss_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kprobe_running();
+	kprobe_opcode_t *slot = p ? probe_slot(&p->ainsn) : NULL;
 
-	if (!p || !probe_slot(&p->ainsn) ||
-	    instruction_pointer(regs) != (unsigned long)(probe_slot(&p->ainsn) + 1))
+	if (!slot || instruction_pointer(regs) != (unsigned long)(slot + 1))
 		return DBG_HOOK_ERROR;
 
 	leave_slot(kcb, regs, p->addr + 1);
@@ -308,9 +329,9 @@ int __kprobes kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 	struct kprobe *p = kprobe_running();
+	kprobe_opcode_t *slot = probe_slot(&p->ainsn);
 
-	if (!probe_slot(&p->ainsn) ||
-	    instruction_pointer(regs) != (unsigned long)probe_slot(&p->ainsn))
+	if (!slot || instruction_pointer(regs) != (unsigned long)slot)
 		return 0;
 	if (kcb->kprobe_status != KPROBE_HIT_SS &&
 	    kcb->kprobe_status != KPROBE_REENTER)

@@ -35,9 +35,7 @@
 #include <linux/set_memory.h>
 #include <linux/sizes.h>
 #include <linux/smp.h>
-#include <linux/string.h>
 
-#include <asm/cacheflush.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
@@ -351,25 +349,6 @@ int arch_within_optimized_kprobe(struct optimized_kprobe *op,
 	return op->kp.addr == addr;
 }
 
-/*
- * Write a detour no CPU can reach yet, as aarch64_insn_copy() would but
- * without its IPI to every CPU: the branch to the detour is written only
- * by arch_optimize_kprobes(), which first makes every CPU synchronise its
- * context, once for all the probes it optimizes. The words go to memory
- * as they are in @buf, little-endian only (HAVE_OPTPROBES needs it).
- */
-static void write_detour(kprobe_opcode_t *detour, const u32 *buf)
-{
-	u64 words[DETOUR_END / 2];
-	int i;
-
-	memcpy(words, buf, sizeof(words));
-	for (i = 0; i < ARRAY_SIZE(words); i++)
-		WARN_ON(aarch64_insn_write_literal_u64(detour + 2 * i, words[i]));
-	caches_clean_inval_pou((unsigned long)detour,
-			       (unsigned long)(detour + DETOUR_END));
-}
-
 int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 				  struct kprobe *orig)
 {
@@ -433,9 +412,13 @@ void arch_optimize_kprobes(struct list_head *oplist)
 		/* It was built when the probe was prepared: it builds. */
 		build_detour(buf, op->optinsn.detour, op, op->kp.opcode,
 			     (unsigned long)op->kp.addr);
-		write_detour(op->optinsn.detour, buf);
+		/* The words as they are in @buf: little-endian only. */
+		WARN_ON(probe_write_code(op->optinsn.detour, buf, sizeof(buf)));
 	}
-	/* No CPU may still hold what was in a detour before. */
+	/*
+	 * Written without an IPI: no CPU may still hold what was in a
+	 * detour before, once for all the probes.
+	 */
 	kick_all_cpus_sync();
 	list_for_each_entry_safe(op, tmp, oplist, list) {
 		write_branch_to_detour(op);

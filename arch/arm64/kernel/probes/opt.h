@@ -1,16 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
- * What an optimized probe's detour calls (opt.c, opt-trampoline.S).
+ * What an optimized probe's detour calls (opt.c, opt-trampoline.S), and
+ * what opt.c and kprobes.c share.
  */
 #ifndef __ARM64_KERNEL_PROBES_OPT_H
 #define __ARM64_KERNEL_PROBES_OPT_H
 
 #include <linux/types.h>
 
+#include <asm/probes.h>
+
 struct kprobe;
 struct optimized_kprobe;
 struct pt_regs;
 
+int probe_write_code(kprobe_opcode_t *dst, const void *src, size_t len);
 void optprobe_common(void);
 void optprobe_handler(struct optimized_kprobe *op, struct pt_regs *regs);
 

@@ -11,13 +11,8 @@ cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
 n=${bench_n:-20000}
 rounds=${bench_rounds:-5}
-f=__arm64_sys_getppid
-stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
-bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
-
-echo 0 >events/enable
-echo >dynamic_events
-echo >trace
+bench_points
+clean_slate
 echo "@bench baseline $($loop "$n" "$rounds")" >&3
 
 measure() { echo "@bench $name $($loop "$n" "$rounds")" >&3; }

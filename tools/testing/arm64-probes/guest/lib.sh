@@ -11,6 +11,21 @@ log_file() { # suite name file
 	echo "@endlog" >&3
 }
 
+# The bench's function and its probe points: the offsets of its first STP
+# (stepped out of line) and of its first BL (simulated). Sets f, stp, bl.
+bench_points() {
+	f=__arm64_sys_getppid
+	stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
+	bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
+}
+
+# From the tracefs directory: no event enabled, none defined, no trace.
+clean_slate() {
+	echo 0 >events/enable
+	echo >dynamic_events
+	echo >trace
+}
+
 # with_bench_probes NAME MEASURE DEFINITION...: define the probes (event
 # group "bench"), enable them, run MEASURE once they are in their steady
 # state, then remove them. A definition refused is reported as @error.

@@ -8,13 +8,8 @@
 . /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
-f=__arm64_sys_getppid
-stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
-bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
-
-echo 0 >events/enable
-echo >dynamic_events
-echo >trace
+bench_points
+clean_slate
 
 mark() { # K: let the debugger step through a getppid call
 	echo "@profile $1" >&3

@@ -7,12 +7,8 @@
 . /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
-f=__arm64_sys_getppid
-stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
-
-echo 0 >events/enable
-echo >trace
-echo >dynamic_events
+bench_points
+clean_slate
 echo >error_log
 
 # hits EVENT: the hit counts of its probes in kprobe_profile, one a line.

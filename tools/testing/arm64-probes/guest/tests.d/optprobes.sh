@@ -9,8 +9,7 @@
 . /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
-f=__arm64_sys_getppid
-stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
+bench_points
 list=/sys/kernel/debug/kprobes/list
 sysctl=/proc/sys/debug/kprobes-optimization
 log=/tmp/optprobes.log

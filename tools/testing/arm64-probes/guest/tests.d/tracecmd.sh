@@ -12,9 +12,7 @@ if ! trace-cmd list -o >/dev/null 2>&1; then
 	exit 0
 fi
 
-echo 0 >events/enable
-echo >trace
-echo >dynamic_events
+clean_slate
 # name=type pairs: the argument's name says its type, for the results.
 f=do_sys_openat2
 while read -r def; do
