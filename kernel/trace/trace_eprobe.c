@@ -361,11 +361,11 @@ static int enable_trace_eprobe(struct trace_event_call *call,
 	if (ret || was_enabled)
 		return ret;
 
-	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+	trace_probe_for_each_sibling(pos, tp) {
 		ret = eprobe_attach(container_of(pos, struct trace_eprobe, tp), file);
 		if (!ret)
 			continue;
-		list_for_each_entry(undo, trace_probe_probe_list(tp), list) {
+		trace_probe_for_each_sibling(undo, tp) {
 			if (undo == pos)
 				break;
 			eprobe_detach(container_of(undo, struct trace_eprobe, tp),
@@ -390,7 +390,7 @@ static int disable_trace_eprobe(struct trace_event_call *call,
 	if (!trace_probe_get_file_link(tp, file))
 		return -ENOENT;
 	if (list_is_singular(&tp->event->files))
-		list_for_each_entry(pos, trace_probe_probe_list(tp), list)
+		trace_probe_for_each_sibling(pos, tp)
 			eprobe_detach(container_of(pos, struct trace_eprobe, tp),
 				      file->tr);
 	trace_probe_remove_file(tp, file);
@@ -409,6 +409,12 @@ static int eprobe_register(struct trace_event_call *event,
 		return 0;
 	}
 }
+
+/* What the event probes of a group share. */
+static const struct trace_event_class ep_class = {
+	.fields_array	= eprobe_fields_array,
+	.reg		= eprobe_register,
+};
 
 /* ---- Definitions ------------------------------------------------------- */
 
@@ -457,7 +463,7 @@ static struct trace_eprobe *alloc_trace_eprobe(const char *group,
 	ret = -ENOMEM;
 	if (!ep->target_name || !ep->target_group)
 		goto fail;
-	ret = trace_probe_init(&ep->tp, event, group, 0);
+	ret = trace_probe_init(&ep->tp, event, group, &ep_class, 0);
 	if (ret)
 		goto fail;
 	dyn_event_init(&ep->devent, &eprobe_dyn_event_ops);
@@ -515,8 +521,6 @@ static int eprobe_add_event(struct trace_eprobe *ep)
 
 	call->flags = TRACE_EVENT_FL_EPROBE;
 	call->event.funcs = &eprobe_funcs;
-	call->class->fields_array = eprobe_fields_array;
-	call->class->reg = eprobe_register;
 
 	mutex_lock(&event_mutex);
 	ret = trace_probe_join_event(&ep->tp, NULL, false, NULL);

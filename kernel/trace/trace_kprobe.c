@@ -29,20 +29,64 @@
 /**
  * struct trace_kprobe - a kprobe event definition
  * @devent: its entry in the dynamic event list
- * @rp: the kretprobe (return probes) or, in @rp.kp, the kprobe
  * @nhit: hits per CPU, for kprobe_profile; allocated when first armed
  * @symbol: "[MOD:]SYM" as given, NULL for a probe at an address
- * @maxactive: the MAXACTIVE given, which the core's default replaces in @rp
+ * @is_return: a kretprobe event
  * @tp: the event side; must be last, its arguments follow it
+ *
+ * The core's probe is in the same allocation, just before: a struct
+ * tk_on_entry or a struct tk_on_return, as @is_return says.
  */
 struct trace_kprobe {
 	struct dyn_event	devent;
-	struct kretprobe	rp;
 	unsigned long __percpu	*nhit;
 	const char		*symbol;
-	int			maxactive;
+	bool			is_return;
 	struct trace_probe	tp;
 };
+
+/*
+ * An entry probe has no use for a struct kretprobe's 40 more bytes, and
+ * without them it fits kmalloc-192 (with no arguments).
+ */
+struct tk_on_entry {
+	struct kprobe		kp;
+	struct trace_kprobe	tk;
+};
+
+static_assert(sizeof(struct tk_on_entry) <= 192);
+
+/**
+ * struct tk_on_return - a kretprobe event definition and its kretprobe
+ * @maxactive: the MAXACTIVE given, which the core's default replaces in @rp
+ * @rp: the kretprobe
+ * @tk: the definition
+ */
+struct tk_on_return {
+	int			maxactive;
+	struct kretprobe	rp;
+	struct trace_kprobe	tk;
+};
+
+static nokprobe_inline struct tk_on_entry *tk_entry(struct trace_kprobe *tk)
+{
+	return container_of(tk, struct tk_on_entry, tk);
+}
+
+static nokprobe_inline struct tk_on_return *tk_ret(struct trace_kprobe *tk)
+{
+	return container_of(tk, struct tk_on_return, tk);
+}
+
+static nokprobe_inline bool tk_is_return(struct trace_kprobe *tk)
+{
+	return tk->is_return;
+}
+
+static struct kprobe *tk_kprobe(struct trace_kprobe *tk)
+{
+	return tk_is_return(tk) ? &tk_ret(tk)->rp.kp : &tk_entry(tk)->kp;
+}
 
 /* Defined at the end: how dynamic_events creates, shows and frees ours. */
 static struct dyn_event_operations trace_kprobe_ops;
@@ -63,14 +107,11 @@ static struct trace_kprobe *dyn_to_tk(struct dyn_event *ev)
 	return is_trace_kprobe(ev) ? to_trace_kprobe(ev) : NULL;
 }
 
-static nokprobe_inline bool tk_is_return(struct trace_kprobe *tk)
+static bool tk_is_registered(struct trace_kprobe *tk)
 {
-	return !!tk->rp.handler;
-}
+	struct kprobe *kp = tk_kprobe(tk);
 
-static nokprobe_inline bool tk_is_registered(struct trace_kprobe *tk)
-{
-	return !(list_empty(&tk->rp.kp.list) && hlist_unhashed(&tk->rp.kp.hlist));
+	return !(list_empty(&kp->list) && hlist_unhashed(&kp->hlist));
 }
 
 /*
@@ -82,7 +123,7 @@ static nokprobe_inline bool tk_is_registered(struct trace_kprobe *tk)
  */
 static unsigned long tk_address(struct trace_kprobe *tk)
 {
-	struct kprobe *kp = &tk->rp.kp;
+	struct kprobe *kp = tk_kprobe(tk);
 	unsigned long sym;
 
 	if (!tk->symbol || tk_is_registered(tk))
@@ -149,7 +190,8 @@ static unsigned long tk_nhit(struct trace_kprobe *tk)
 
 static unsigned long tk_missed(struct trace_kprobe *tk)
 {
-	return tk->rp.kp.nmissed + (tk_is_return(tk) ? tk->rp.nmissed : 0);
+	return tk_kprobe(tk)->nmissed +
+	       (tk_is_return(tk) ? tk_ret(tk)->rp.nmissed : 0);
 }
 
 static struct trace_kprobe *tk_primary(struct trace_event_call *call)
@@ -197,10 +239,12 @@ static bool tk_dyn_busy(struct dyn_event *ev)
 /* The probe point as kprobe_events shows it. */
 static void tk_place(struct trace_kprobe *tk, char *buf, size_t size)
 {
+	struct kprobe *kp = tk_kprobe(tk);
+
 	if (!tk->symbol)
-		snprintf(buf, size, "0x%lx", (unsigned long)tk->rp.kp.addr);
-	else if (tk->rp.kp.offset)
-		snprintf(buf, size, "%s+%u", tk->symbol, tk->rp.kp.offset);
+		snprintf(buf, size, "0x%lx", (unsigned long)kp->addr);
+	else if (kp->offset)
+		snprintf(buf, size, "%s+%u", tk->symbol, kp->offset);
 	else
 		snprintf(buf, size, "%s", tk->symbol);
 }
@@ -240,9 +284,12 @@ static nokprobe_inline void tk_fill_head(struct trace_kprobe *tk,
 {
 	unsigned long *word = rec + sizeof(struct trace_entry);
 
-	word[0] = (unsigned long)tk->rp.kp.addr;
-	if (ri)
+	if (ri) {
+		word[0] = (unsigned long)tk_ret(tk)->rp.kp.addr;
 		word[1] = get_kretprobe_retaddr(ri);
+	} else {
+		word[0] = (unsigned long)tk_entry(tk)->kp.addr;
+	}
 }
 
 /*
@@ -370,7 +417,7 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
 {
-	return tk_hit(container_of(kp, struct trace_kprobe, rp.kp), NULL, regs);
+	return tk_hit(&container_of(kp, struct tk_on_entry, kp)->tk, NULL, regs);
 }
 
 static int kretprobe_dispatcher(struct kretprobe_instance *ri,
@@ -380,7 +427,7 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 
 	/* NULL: the probe is going away, and this instance outlived it. */
 	if (rp)
-		tk_hit(container_of(rp, struct trace_kprobe, rp), ri, regs);
+		tk_hit(&container_of(rp, struct tk_on_return, rp)->tk, ri, regs);
 	return 0;
 }
 
@@ -391,7 +438,7 @@ static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 
 	if (rp)
 		store_trace_entry_data(ri->data,
-				       &container_of(rp, struct trace_kprobe, rp)->tp,
+				       &container_of(rp, struct tk_on_return, rp)->tk.tp,
 				       regs);
 	return 0;
 }
@@ -466,16 +513,15 @@ static int tk_arm_all(struct trace_probe *tp)
 	struct trace_probe *pos;
 	int ret = 0;
 
-	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+	trace_probe_for_each_sibling(pos, tp) {
 		struct trace_kprobe *tk = container_of(pos, struct trace_kprobe, tp);
 
 		ret = tk_alloc_nhit(tk);
 		if (ret)
 			break;
-		if (!tk_is_registered(tk) || kprobe_gone(&tk->rp.kp))
+		if (!tk_is_registered(tk) || kprobe_gone(tk_kprobe(tk)))
 			continue;
-		ret = tk_is_return(tk) ? enable_kretprobe(&tk->rp) :
-					 enable_kprobe(&tk->rp.kp);
+		ret = enable_kprobe(tk_kprobe(tk));
 		if (ret)
 			break;
 	}
@@ -486,15 +532,11 @@ static void tk_disarm_all(struct trace_probe *tp)
 {
 	struct trace_probe *pos;
 
-	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+	trace_probe_for_each_sibling(pos, tp) {
 		struct trace_kprobe *tk = container_of(pos, struct trace_kprobe, tp);
 
-		if (!tk_is_registered(tk))
-			continue;
-		if (tk_is_return(tk))
-			disable_kretprobe(&tk->rp);
-		else
-			disable_kprobe(&tk->rp.kp);
+		if (tk_is_registered(tk))
+			disable_kprobe(tk_kprobe(tk));
 	}
 }
 
@@ -575,13 +617,17 @@ static int kprobe_register(struct trace_event_call *event,
 		    disable_trace_kprobe(event, file);
 }
 
+/* What the kprobe events of a group share. */
+static const struct trace_event_class tk_class = {
+	.fields_array	= tk_fields,
+	.reg		= kprobe_register,
+};
+
 static void tk_init_event(struct trace_kprobe *tk)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
 
 	call->event.funcs = &tk_event_funcs;
-	call->class->fields_array = tk_fields;
-	call->class->reg = kprobe_register;
 	call->flags = TRACE_EVENT_FL_KPROBE;
 }
 
@@ -594,7 +640,10 @@ static void free_trace_kprobe(struct trace_kprobe *tk)
 	trace_probe_cleanup(&tk->tp);
 	kfree(tk->symbol);
 	free_percpu(tk->nhit);
-	kfree(tk);
+	if (tk_is_return(tk))
+		kfree(tk_ret(tk));
+	else
+		kfree(tk_entry(tk));
 }
 
 static struct trace_kprobe *alloc_trace_kprobe(const char *group,
@@ -603,18 +652,26 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 					       unsigned long offs, int maxactive,
 					       int nargs, bool is_return)
 {
-	struct trace_kprobe *tk = (void *)trace_probe_alloc(sizeof(*tk), nargs);
+	struct tk_on_return *ret = NULL;
+	struct tk_on_entry *entry = NULL;
+	struct trace_kprobe *tk;
 	struct kprobe *kp;
 
-	if (!tk)
+	if (is_return)
+		ret = (void *)trace_probe_alloc(sizeof(*ret), nargs);
+	else
+		entry = (void *)trace_probe_alloc(sizeof(*entry), nargs);
+	if (!ret && !entry)
 		return ERR_PTR(-ENOMEM);
-	kp = &tk->rp.kp;
+	tk = ret ? &ret->tk : &entry->tk;
+	tk->is_return = is_return;
+	kp = tk_kprobe(tk);
 	INIT_HLIST_NODE(&kp->hlist);
 	INIT_LIST_HEAD(&kp->list);
 	tk->tp.nr_args = nargs;
 	tk->symbol = symbol ? kstrdup(symbol, GFP_KERNEL) : NULL;
 	if ((symbol && !tk->symbol) ||
-	    trace_probe_init(&tk->tp, event, group, 0)) {
+	    trace_probe_init(&tk->tp, event, group, &tk_class, 0)) {
 		free_trace_kprobe(tk);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -622,12 +679,13 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 	/* @addr is the symbol's, if known, for a probe by name. */
 	kp->offset = symbol ? offs : 0;
 	kp->addr = addr;
-	tk->maxactive = maxactive;
-	tk->rp.maxactive = maxactive;
-	if (is_return)
-		tk->rp.handler = kretprobe_dispatcher;
-	else
+	if (ret) {
+		ret->maxactive = maxactive;
+		ret->rp.maxactive = maxactive;
+		ret->rp.handler = kretprobe_dispatcher;
+	} else {
 		kp->pre_handler = kprobe_dispatcher;
+	}
 	dyn_event_init(&tk->devent, &trace_kprobe_ops);
 	return tk;
 }
@@ -696,13 +754,13 @@ static void tk_allow_override(struct trace_kprobe *tk)
 	if (IS_ENABLED(CONFIG_BPF_KPROBE_OVERRIDE) &&
 	    IS_ENABLED(CONFIG_OPTPROBES) && !tk_is_return(tk) &&
 	    within_error_injection_list(tk_address(tk)))
-		tk->rp.kp.post_handler = tk_keep_breakpoint;
+		tk_kprobe(tk)->post_handler = tk_keep_breakpoint;
 }
 
 /* Put the kprobe into the kernel, armed if the event is enabled. */
 static int tk_register(struct trace_kprobe *tk)
 {
-	struct kprobe *kp = &tk->rp.kp;
+	struct kprobe *kp = tk_kprobe(tk);
 	int ret = security_locked_down(LOCKDOWN_KPROBES);
 
 	if (!ret && tk_is_registered(tk))
@@ -732,7 +790,7 @@ static int tk_register(struct trace_kprobe *tk)
 		kp->flags |= KPROBE_FLAG_DISABLED;
 	else if (tk_alloc_nhit(tk))
 		return -ENOMEM;
-	ret = tk_is_return(tk) ? register_kretprobe(&tk->rp) :
+	ret = tk_is_return(tk) ? register_kretprobe(&tk_ret(tk)->rp) :
 				 register_kprobe(kp);
 	if (ret && tk->symbol)
 		kp->addr = NULL;	/* the core may have moved it */
@@ -742,11 +800,13 @@ static int tk_register(struct trace_kprobe *tk)
 /* Its kprobe is unregistered: make it ready to be registered again. */
 static void tk_unregistered(struct trace_kprobe *tk)
 {
-	INIT_HLIST_NODE(&tk->rp.kp.hlist);
-	INIT_LIST_HEAD(&tk->rp.kp.list);
+	struct kprobe *kp = tk_kprobe(tk);
+
+	INIT_HLIST_NODE(&kp->hlist);
+	INIT_LIST_HEAD(&kp->list);
 	/* A module's symbol may be elsewhere next time. */
 	if (tk->symbol)
-		tk->rp.kp.addr = NULL;
+		kp->addr = NULL;
 }
 
 static void tk_unregister(struct trace_kprobe *tk)
@@ -754,9 +814,9 @@ static void tk_unregister(struct trace_kprobe *tk)
 	if (!tk_is_registered(tk))
 		return;
 	if (tk_is_return(tk))
-		unregister_kretprobe(&tk->rp);
+		unregister_kretprobe(&tk_ret(tk)->rp);
 	else
-		unregister_kprobe(&tk->rp.kp);
+		unregister_kprobe(tk_kprobe(tk));
 	tk_unregistered(tk);
 }
 
@@ -833,9 +893,9 @@ static int tk_release_all(void)
 			continue;
 		tk = to_trace_kprobe(ev);
 		if (tk_is_registered(tk) && tk_is_return(tk))
-			rps[nr++] = &tk->rp;
+			rps[nr++] = &tk_ret(tk)->rp;
 		else if (tk_is_registered(tk))
-			kps[nk++] = &tk->rp.kp;
+			kps[nk++] = tk_kprobe(tk);
 	}
 	if (nk)
 		unregister_kprobes(kps, nk);
@@ -872,8 +932,9 @@ static bool tk_same_place(struct trace_probe *a, struct trace_probe *b)
 
 	if (x->symbol && y->symbol)
 		return !strcmp(x->symbol, y->symbol) &&
-		       x->rp.kp.offset == y->rp.kp.offset;
-	return !x->symbol && !y->symbol && x->rp.kp.addr == y->rp.kp.addr;
+		       tk_kprobe(x)->offset == tk_kprobe(y)->offset;
+	return !x->symbol && !y->symbol &&
+	       tk_kprobe(x)->addr == tk_kprobe(y)->addr;
 }
 
 static int register_trace_kprobe(struct trace_kprobe *tk)
@@ -998,7 +1059,7 @@ static int trace_kprobe_module_callback(struct notifier_block *nb,
 		tk_unregister(tk);
 		colon = strchr(tk->symbol, ':');
 		ret = check_symbol_count(module_name(mod), colon + 1, &addr);
-		tk->rp.kp.addr = (void *)addr;
+		tk_kprobe(tk)->addr = (void *)addr;
 		if (!ret)
 			ret = tk_register(tk);
 		if (ret)
@@ -1112,8 +1173,9 @@ static int tk_parse_args(struct trace_kprobe *tk, struct probe_words *words,
 	if (err)
 		return err;
 	if (ret && tk->tp.entry_arg) {
-		tk->rp.entry_handler = kretprobe_entry;
-		tk->rp.data_size = traceprobe_get_entry_data_size(&tk->tp);
+		tk_ret(tk)->rp.entry_handler = kretprobe_entry;
+		tk_ret(tk)->rp.data_size =
+			traceprobe_get_entry_data_size(&tk->tp);
 	}
 	return traceprobe_set_print_fmt(&tk->tp, ret ? PROBE_PRINT_RETURN :
 						       PROBE_PRINT_NORMAL);
@@ -1272,8 +1334,8 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 
 	if (!tk_is_return(tk))
 		strscpy(kind, "p");
-	else if (tk->maxactive)
-		snprintf(kind, sizeof(kind), "r%d", tk->maxactive);
+	else if (tk_ret(tk)->maxactive)
+		snprintf(kind, sizeof(kind), "r%d", tk_ret(tk)->maxactive);
 	else
 		strscpy(kind, "r");
 	tk_place(tk, place, sizeof(place));
@@ -1534,11 +1596,11 @@ int bpf_get_kprobe_info(const struct perf_event *event, u32 *fd_type,
 	if (!tk)
 		return -EINVAL;
 	*symbol = tk->symbol;
-	*probe_offset = tk->rp.kp.offset;
+	*probe_offset = tk_kprobe(tk)->offset;
 	/* The address is as secret as the kallsyms of the reader. */
 	*probe_addr = 0;
 	if (kallsyms_show_value(current_cred()))
-		*probe_addr = (unsigned long)tk->rp.kp.addr;
+		*probe_addr = (unsigned long)tk_kprobe(tk)->addr;
 	*fd_type = BPF_FD_TYPE_KPROBE;
 	if (tk_is_return(tk))
 		*fd_type = BPF_FD_TYPE_KRETPROBE;

@@ -671,18 +671,30 @@ void trace_probe_free_words(struct probe_words *w)
 
 /* ---- The event's format, fields and trace output ---------------------- */
 
+/* A print fmt is "HEAD ARG=FMT...", HEAD_ARGS, then the arguments. */
+#define HEAD_NORMAL		"(%lx)"
+#define HEAD_ARGS_NORMAL	", REC->" FIELD_STRING_IP
+#define HEAD_RETURN		"(%lx <- %lx)"
+#define HEAD_ARGS_RETURN	", REC->" FIELD_STRING_FUNC ", REC->" FIELD_STRING_RETIP
+
+/* Those of probes without arguments, which need no copy of their own. */
+static const char *const print_fmt_no_args[] = {
+	[PROBE_PRINT_NORMAL] = "\"" HEAD_NORMAL "\"" HEAD_ARGS_NORMAL,
+	[PROBE_PRINT_RETURN] = "\"" HEAD_RETURN "\"" HEAD_ARGS_RETURN,
+	[PROBE_PRINT_EVENT] = "\"\"",
+};
+
 static int print_fmt_into(struct trace_probe *tp, char *buf, int size,
 			  enum probe_print_type ptype)
 {
 	static const char *const head[] = {
-		[PROBE_PRINT_NORMAL] = "(%lx)",
-		[PROBE_PRINT_RETURN] = "(%lx <- %lx)",
+		[PROBE_PRINT_NORMAL] = HEAD_NORMAL,
+		[PROBE_PRINT_RETURN] = HEAD_RETURN,
 		[PROBE_PRINT_EVENT] = "",
 	};
 	static const char *const head_args[] = {
-		[PROBE_PRINT_NORMAL] = ", REC->" FIELD_STRING_IP,
-		[PROBE_PRINT_RETURN] = ", REC->" FIELD_STRING_FUNC
-				       ", REC->" FIELD_STRING_RETIP,
+		[PROBE_PRINT_NORMAL] = HEAD_ARGS_NORMAL,
+		[PROBE_PRINT_RETURN] = HEAD_ARGS_RETURN,
 		[PROBE_PRINT_EVENT] = "",
 	};
 	struct seq_buf sb;
@@ -731,6 +743,10 @@ int traceprobe_set_print_fmt(struct trace_probe *tp, enum probe_print_type ptype
 	int size = 256;
 	char *buf, *fmt;
 
+	if (!tp->nr_args) {
+		fmt = (char *)print_fmt_no_args[ptype];
+		goto set;
+	}
 	/* Built in a scratch buffer, kept in one of its own length. */
 	for (;;) {
 		buf = kmalloc(size, GFP_KERNEL);
@@ -745,7 +761,9 @@ int traceprobe_set_print_fmt(struct trace_probe *tp, enum probe_print_type ptype
 	kfree(buf);
 	if (!fmt)
 		return -ENOMEM;
-	kfree(tp->event->call.print_fmt);
+set:
+	/* The shared ones are in .rodata, which kfree_const() leaves be. */
+	kfree_const(tp->event->call.print_fmt);
 	tp->event->call.print_fmt = fmt;
 	return 0;
 }
@@ -861,6 +879,69 @@ struct trace_probe *trace_probe_alloc(size_t size, int nargs)
 	return kzalloc(size + nargs * sizeof(struct probe_arg), GFP_KERNEL);
 }
 
+/*
+ * The event class of a front end's events in one group.  The event core
+ * keeps an event's fields in its class unless the class says where else
+ * they are (&trace_event_class.get_fields); these classes send each event
+ * to its own list, and so can be shared: 72 bytes and the group's name
+ * once per group rather than once per probe.
+ */
+struct probe_class {
+	struct trace_event_class	class;
+	const struct trace_event_class	*kind;
+	struct list_head		list;
+	unsigned int			users;
+	char				system[];
+};
+
+static LIST_HEAD(probe_classes);
+static DEFINE_MUTEX(probe_classes_lock);
+
+static struct list_head *probe_event_fields(struct trace_event_call *call)
+{
+	return &trace_probe_event_from_call(call)->fields;
+}
+
+static struct trace_event_class *
+probe_class_get(const struct trace_event_class *kind, const char *system)
+{
+	size_t len = strlen(system) + 1;
+	struct probe_class *pc;
+
+	guard(mutex)(&probe_classes_lock);
+	list_for_each_entry(pc, &probe_classes, list) {
+		if (pc->kind == kind && !strcmp(pc->system, system)) {
+			pc->users++;
+			return &pc->class;
+		}
+	}
+	pc = kzalloc(struct_size(pc, system, len), GFP_KERNEL);
+	if (!pc)
+		return NULL;
+	strscpy(pc->system, system, len);
+	pc->class.system = pc->system;
+	pc->class.reg = kind->reg;
+	pc->class.fields_array = kind->fields_array;
+	pc->class.get_fields = probe_event_fields;
+	INIT_LIST_HEAD(&pc->class.fields);
+	pc->kind = kind;
+	pc->users = 1;
+	list_add(&pc->list, &probe_classes);
+	return &pc->class;
+}
+
+/* The event core keeps no pointer into a class once its event is gone. */
+static void probe_class_put(struct trace_event_class *class)
+{
+	struct probe_class *pc = container_of(class, struct probe_class, class);
+
+	guard(mutex)(&probe_classes_lock);
+	if (--pc->users)
+		return;
+	list_del(&pc->list);
+	kfree(pc);
+}
+
 static void probe_event_free(struct probe_event *ev)
 {
 	unsigned int i;
@@ -868,9 +949,10 @@ static void probe_event_free(struct probe_event *ev)
 	for (i = 0; i < ev->nr_field_names; i++)
 		kfree(ev->field_names[i]);
 	kfree(ev->field_names);
-	kfree(ev->class.system);
+	if (ev->call.class)
+		probe_class_put(ev->call.class);
 	kfree(ev->call.name);
-	kfree(ev->call.print_fmt);
+	kfree_const(ev->call.print_fmt);
 	kfree(ev);
 }
 
@@ -879,12 +961,14 @@ static void probe_event_free(struct probe_event *ev)
  * @tp: the probe, its arguments not yet parsed
  * @event: the event name
  * @group: the group name
+ * @kind: the front end's event class: its reg() and fields_array
  * @data_size: bytes of front-end data at the end of the event
  *
  * Return: 0 or a negative errno.
  */
 int trace_probe_init(struct trace_probe *tp, const char *event,
-		     const char *group, size_t data_size)
+		     const char *group, const struct trace_event_class *kind,
+		     size_t data_size)
 {
 	struct probe_event *ev;
 
@@ -894,15 +978,12 @@ int trace_probe_init(struct trace_probe *tp, const char *event,
 	if (!ev)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&ev->files);
-	INIT_LIST_HEAD(&ev->probes);
-	INIT_LIST_HEAD(&ev->class.fields);
-	ev->call.class = &ev->class;
+	INIT_LIST_HEAD(&ev->fields);
+	ev->call.class = probe_class_get(kind, group);
 	ev->call.name = kstrdup(event, GFP_KERNEL);
-	ev->class.system = kstrdup(group, GFP_KERNEL);
 	tp->event = ev;
-	INIT_LIST_HEAD(&tp->list);
-	list_add(&tp->list, &ev->probes);
-	if (!ev->call.name || !ev->class.system) {
+	hlist_add_head(&tp->list, &ev->probes);
+	if (!ev->call.name || !ev->call.class) {
 		trace_probe_unlink(tp);
 		return -ENOMEM;
 	}
@@ -918,9 +999,9 @@ void trace_probe_unlink(struct trace_probe *tp)
 {
 	struct probe_event *ev = tp->event;
 
-	list_del_init(&tp->list);
+	hlist_del_init(&tp->list);
 	tp->event = NULL;
-	if (ev && list_empty(&ev->probes))
+	if (ev && hlist_empty(&ev->probes))
 		probe_event_free(ev);
 }
 
@@ -945,15 +1026,21 @@ void trace_probe_cleanup(struct trace_probe *tp)
  * @tp: the new probe, alone on the event trace_probe_init() gave it
  * @to: a probe of the existing event
  *
+ * @tp goes last: the event's first probe stays its primary.
+ *
  * Return: 0, or -EBUSY if @tp's event has other probes.
  */
 int trace_probe_append(struct trace_probe *tp, struct trace_probe *to)
 {
+	struct hlist_node *last = &to->list;
+
 	if (trace_probe_has_sibling(tp))
 		return -EBUSY;
 	trace_probe_unlink(tp);
 	tp->event = to->event;
-	list_add_tail(&tp->list, &to->event->probes);
+	while (last->next)
+		last = last->next;
+	hlist_add_behind(&tp->list, last);
 	return 0;
 }
 
@@ -968,8 +1055,8 @@ static DEFINE_HASHTABLE(probe_events_by_name, 10);
 #define PROBE_EVENT_FLAGS	(TRACE_EVENT_FL_KPROBE | TRACE_EVENT_FL_UPROBE | \
 				 TRACE_EVENT_FL_EPROBE | TRACE_EVENT_FL_FPROBE)
 
-/* The event of an entry probe with no data fits kmalloc-256. */
-static_assert(sizeof(struct probe_event) <= 256);
+/* The event of a kprobe (no front-end data) fits kmalloc-192. */
+static_assert(sizeof(struct probe_event) <= 192);
 
 static u32 probe_event_hash(const char *group, const char *event)
 {
@@ -984,7 +1071,7 @@ static struct probe_event *probe_event_lookup(const char *group,
 	hash_for_each_possible(probe_events_by_name, ev, by_name,
 			       probe_event_hash(group, event))
 		if (!strcmp(ev->call.name, event) &&
-		    !strcmp(ev->class.system, group))
+		    !strcmp(ev->call.class->system, group))
 			return ev;
 	return NULL;
 }
@@ -1005,8 +1092,7 @@ struct trace_probe *trace_probe_find_event(const char *group,
 	struct probe_event *ev = probe_event_lookup(group, event);
 
 	lockdep_assert_held(&event_mutex);
-	return ev ? list_first_entry_or_null(&ev->probes, struct trace_probe,
-					     list) : NULL;
+	return ev ? trace_probe_primary_from_call(&ev->call) : NULL;
 }
 
 /* Is @group/@event taken by an event not a probe's (a tracepoint, say)? */
@@ -1250,7 +1336,7 @@ int trace_probe_join_event(struct trace_probe *tp, struct trace_probe *old,
 		trace_probe_log_err(0, DIFF_ARG_TYPE);
 		return -EEXIST;
 	}
-	list_for_each_entry(pos, &old->event->probes, list) {
+	trace_probe_for_each_sibling(pos, old) {
 		if (same_place(pos, tp) && same_arg_texts(pos, tp)) {
 			trace_probe_log_set_index(0);
 			trace_probe_log_err(0, SAME_PROBE);

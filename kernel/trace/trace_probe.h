@@ -60,10 +60,12 @@ struct event_file_link {
  * struct probe_event - the event one or more probes record into
  * @flags: TP_FLAG_TRACE, TP_FLAG_PROFILE
  * @nr_field_names: entries of @field_names
- * @class: its event class (one per event: the fields are the probe's)
- * @call: the event
+ * @call: the event; its class is shared with the front end's other
+ *	events of the group (trace_probe.c), its fields are @fields
  * @files: enabled instance files, an &struct event_file_link list
- * @probes: the probes recording into it
+ * @fields: its &struct ftrace_event_field list, which the event core
+ *	fills from the probe's arguments and frees with the event
+ * @probes: the probes recording into it, the first one primary
  * @field_names: copies of the field names and types the event core
  *	points to; they outlive the first probe that defined them
  * @by_name: in the index of registered probe events by group and name
@@ -72,10 +74,10 @@ struct event_file_link {
 struct probe_event {
 	unsigned int			flags;
 	unsigned int			nr_field_names;
-	struct trace_event_class	class;
 	struct trace_event_call		call;
 	struct list_head		files;
-	struct list_head		probes;
+	struct list_head		fields;
+	struct hlist_head		probes;
 	char				**field_names;
 	struct hlist_node		by_name;
 	unsigned long			data[];
@@ -98,17 +100,16 @@ trace_probe_primary_from_call(struct trace_event_call *call)
 {
 	struct probe_event *ev = trace_probe_event_from_call(call);
 
-	return list_first_entry_or_null(&ev->probes, struct trace_probe, list);
+	return hlist_entry_safe(ev->probes.first, struct trace_probe, list);
 }
 
-static inline struct list_head *trace_probe_probe_list(struct trace_probe *tp)
-{
-	return &tp->event->probes;
-}
+/* Walk the probes of @tp's event, @tp among them. */
+#define trace_probe_for_each_sibling(pos, tp)	\
+	hlist_for_each_entry(pos, &(tp)->event->probes, list)
 
 static inline bool trace_probe_has_sibling(struct trace_probe *tp)
 {
-	return !list_is_singular(&tp->event->probes);
+	return !hlist_is_singular_node(&tp->list, &tp->event->probes);
 }
 
 /*
@@ -195,7 +196,8 @@ int trace_probe_print_args(struct trace_seq *s, struct probe_arg *args,
 
 struct trace_probe *trace_probe_alloc(size_t size, int nargs);
 int trace_probe_init(struct trace_probe *tp, const char *event,
-		     const char *group, size_t data_size);
+		     const char *group, const struct trace_event_class *kind,
+		     size_t data_size);
 void trace_probe_cleanup(struct trace_probe *tp);
 int trace_probe_append(struct trace_probe *tp, struct trace_probe *to);
 void trace_probe_unlink(struct trace_probe *tp);

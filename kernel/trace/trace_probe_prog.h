@@ -171,19 +171,19 @@ static inline bool fetch_prog_is_whole_reg(const struct fetch_prog *p)
  * struct trace_probe - a probe definition's event side
  * @list: in &probe_event.probes
  * @event: the event it records into
- * @size: bytes of the fixed argument area of its records
- * @nr_args: entries of @args
- * @arg_kinds: PROBE_ARGS_* of its arguments, for what a hit can skip
  * @entry_arg: for a return probe, the arguments saved at entry
+ * @size: bytes of the fixed argument area of its records
+ * @nr_args: entries of @args, at most MAX_TRACE_ARGS
+ * @arg_kinds: PROBE_ARGS_* of its arguments, for what a hit can skip
  * @args: its arguments
  */
 struct trace_probe {
-	struct list_head		list;
+	struct hlist_node		list;
 	struct probe_event		*event;
-	ssize_t				size;
-	unsigned int			nr_args;
-	unsigned int			arg_kinds;
 	struct probe_entry_arg		*entry_arg;
+	unsigned int			size;
+	u16				nr_args;
+	u16				arg_kinds;
 	struct probe_arg		args[];
 };
 

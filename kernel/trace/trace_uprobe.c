@@ -459,7 +459,7 @@ static void tu_unregister_all(struct trace_probe *tp)
 	struct trace_probe *pos;
 	bool sync = false;
 
-	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+	trace_probe_for_each_sibling(pos, tp) {
 		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
 
 		if (!tu->uprobe)
@@ -507,7 +507,7 @@ static int probe_event_enable(struct trace_event_call *call,
 	ret = uprobe_bufs_get();
 	if (ret)
 		goto fail;
-	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+	trace_probe_for_each_sibling(pos, tp) {
 		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
 		struct uprobe *up;
 
@@ -606,7 +606,7 @@ static int uprobe_perf_close(struct trace_event_call *call,
 	if (tu_filter_remove(tu_filter(container_of(tp, struct trace_uprobe, tp)),
 			     event))
 		return 0;
-	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+	trace_probe_for_each_sibling(pos, tp) {
 		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
 
 		ret = uprobe_apply(tu->uprobe, &tu->consumer, false);
@@ -628,7 +628,7 @@ static int uprobe_perf_open(struct trace_event_call *call,
 	if (tu_filter_add(tu_filter(container_of(tp, struct trace_uprobe, tp)),
 			  event))
 		return 0;
-	list_for_each_entry(pos, trace_probe_probe_list(tp), list) {
+	trace_probe_for_each_sibling(pos, tp) {
 		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
 
 		ret = uprobe_apply(tu->uprobe, &tu->consumer, true);
@@ -669,14 +669,18 @@ static int trace_uprobe_register(struct trace_event_call *event,
 	return 0;
 }
 
+/* What the uprobe events of a group share. */
+static const struct trace_event_class tu_class = {
+	.fields_array	= uprobe_fields_array,
+	.reg		= trace_uprobe_register,
+};
+
 static void tu_init_event(struct trace_uprobe *tu)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
 
 	call->event.funcs = &uprobe_funcs;
-	call->class->fields_array = uprobe_fields_array;
 	call->flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY;
-	call->class->reg = trace_uprobe_register;
 }
 
 /* ---- Definitions ------------------------------------------------------ */
@@ -720,7 +724,7 @@ static struct trace_uprobe *alloc_trace_uprobe(const char *group,
 	if (!tu->nhits)
 		goto fail;
 	tu->tp.nr_args = nargs;
-	ret = trace_probe_init(&tu->tp, event, group, sizeof(*filter));
+	ret = trace_probe_init(&tu->tp, event, group, &tu_class, sizeof(*filter));
 	if (ret)
 		goto fail;
 	filter = tu_filter(tu);

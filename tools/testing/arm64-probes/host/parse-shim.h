@@ -27,6 +27,10 @@ struct list_head {
 	struct list_head *next, *prev;
 };
 
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
+
 #define GFP_KERNEL	0
 #define THREAD_SIZE	16384
 #define BIT(n)		(1UL << (n))

@@ -3,7 +3,8 @@
 # Defining probes: event names are looked up in an index of the probe
 # events (trace_probe.c) and a walk of the other events; a probe by name
 # is registered by the address its one lookup found (trace_kprobe.c); its
-# hit counters come with its first arming.
+# hit counters come with its first arming; the events of a group share an
+# event class, and those without arguments a print fmt.
 . /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
@@ -56,3 +57,30 @@ echo 0 >events/defs/ev/enable
 check hits-after-re-enable [ "$(grep -c 'ev: (' trace)" -ge 20 ]
 echo >dynamic_events
 echo >trace
+
+# The events of a group share their class (trace_probe.c), each kind its
+# own; the fields stay each event's, whichever goes first.
+fields() { sed -n 's/^\tfield:[^;]* \([a-z_0-9]*\);.*/\1/p' "events/defs/$1/format" | tr '\n' ' '; }
+echo "p:defs/k $f a=%x0" >>kprobe_events
+echo "r:defs/r $f b=\$retval" >>kprobe_events
+echo "p:defs/u /bin/busybox:0x100 c=%x1" >>uprobe_events
+echo "-:defs/k" >>kprobe_events
+u=$(fields u)
+r=$(fields r)
+echo "p:defs/k $f d=%x2" >>kprobe_events
+k=$(fields k)
+echo >dynamic_events
+check group-of-kinds-own-fields [ "$k" = "common_type common_flags common_preempt_count common_pid __probe_ip d " ] &&
+	[ "$r" = "common_type common_flags common_preempt_count common_pid __probe_func __probe_ret_ip b " ] &&
+	[ "$u" = "common_type common_flags common_preempt_count common_pid __probe_ip c " ]
+[ ! -d events/defs ]
+check group-gone-with-its-events [ $? -eq 0 ]
+
+# Probes without arguments share their print fmt; it reads as ever.
+echo "p:defs/k $f" >>kprobe_events
+echo "r:defs/r $f" >>kprobe_events
+pk=$(grep '^print fmt' events/defs/k/format)
+pr=$(grep '^print fmt' events/defs/r/format)
+echo >dynamic_events
+check no-args-print-fmt [ "$pk" = 'print fmt: "(%lx)", REC->__probe_ip' ] &&
+	[ "$pr" = 'print fmt: "(%lx <- %lx)", REC->__probe_func, REC->__probe_ret_ip' ]
