@@ -279,12 +279,17 @@ static nokprobe_inline size_t tk_head_size(bool is_return)
 	return sizeof(struct trace_entry) + (is_return ? 2 : 1) * sizeof(long);
 }
 
+/*
+ * @ret, which says whether @ri is set, is a constant where this is inlined
+ * into a dispatcher: the compiler cannot tell @ri is not NULL there.
+ */
 static nokprobe_inline void tk_fill_head(struct trace_kprobe *tk,
-					 struct kretprobe_instance *ri, void *rec)
+					 struct kretprobe_instance *ri,
+					 bool ret, void *rec)
 {
 	unsigned long *word = rec + sizeof(struct trace_entry);
 
-	if (ri) {
+	if (ret) {
 		word[0] = (unsigned long)tk_ret(tk)->rp.kp.addr;
 		word[1] = get_kretprobe_retaddr(ri);
 	} else {
@@ -320,7 +325,7 @@ static noinline void __kprobes tk_record_general(struct trace_kprobe *tk,
 	if (!rec)
 		return;
 	fbuffer.regs = regs;
-	tk_fill_head(tk, ri, rec);
+	tk_fill_head(tk, ri, ri, rec);
 	probe_args_store(rec + head, &tk->tp, &env, head, dsize);
 	trace_event_buffer_commit(&fbuffer);
 }
@@ -330,11 +335,11 @@ static noinline void __kprobes tk_record_general(struct trace_kprobe *tk,
  * registers, if any, into a file with none of TK_RECORD_SLOW_FLAGS.
  */
 static nokprobe_inline void tk_record(struct trace_kprobe *tk,
-				      struct kretprobe_instance *ri,
+				      struct kretprobe_instance *ri, bool ret,
 				      struct pt_regs *regs,
 				      struct trace_event_file *file)
 {
-	size_t head = tk_head_size(ri);
+	size_t head = tk_head_size(ret);
 	/* Every field is set before it is read: not worth zeroing on a hit. */
 	struct trace_event_buffer fbuffer __uninitialized;
 	void *rec;
@@ -348,7 +353,7 @@ static nokprobe_inline void tk_record(struct trace_kprobe *tk,
 	if (!rec)
 		return;
 	fbuffer.regs = regs;
-	tk_fill_head(tk, ri, rec);
+	tk_fill_head(tk, ri, ret, rec);
 	probe_args_store_regs(rec + head, &tk->tp, regs);
 	trace_event_buffer_commit(&fbuffer);
 }
@@ -386,7 +391,7 @@ static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 	rec = perf_trace_buf_alloc(size, NULL, &rctx);
 	if (!rec)
 		return 0;
-	tk_fill_head(tk, ri, rec);
+	tk_fill_head(tk, ri, ri, rec);
 	memset(rec + head, 0, size - head);
 	probe_args_store(rec + head, &tk->tp, &env, head, dsize);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
@@ -401,8 +406,9 @@ static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 }
 #endif
 
+/* A hit of @tk: at its return (@ret) with @ri, else at its entry. */
 static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
-				  struct kretprobe_instance *ri,
+				  struct kretprobe_instance *ri, bool ret,
 				  struct pt_regs *regs)
 {
 	unsigned int flags = trace_probe_load_flags(&tk->tp);
@@ -411,13 +417,14 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 	raw_cpu_inc(*tk->nhit);
 	if (flags & TP_FLAG_TRACE)
 		trace_probe_for_each_link_rcu(link, &tk->tp)
-			tk_record(tk, ri, regs, link->file);
+			tk_record(tk, ri, ret, regs, link->file);
 	return flags & TP_FLAG_PROFILE ? tk_perf(tk, ri, regs) : 0;
 }
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
 {
-	return tk_hit(&container_of(kp, struct tk_on_entry, kp)->tk, NULL, regs);
+	return tk_hit(&container_of(kp, struct tk_on_entry, kp)->tk, NULL,
+		      false, regs);
 }
 
 static int kretprobe_dispatcher(struct kretprobe_instance *ri,
@@ -427,7 +434,8 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 
 	/* NULL: the probe is going away, and this instance outlived it. */
 	if (rp)
-		tk_hit(&container_of(rp, struct tk_on_return, rp)->tk, ri, regs);
+		tk_hit(&container_of(rp, struct tk_on_return, rp)->tk, ri,
+		       true, regs);
 	return 0;
 }
 
