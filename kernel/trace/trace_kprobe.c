@@ -584,17 +584,29 @@ static int disable_trace_kprobe(struct trace_event_call *call,
 				struct trace_event_file *file)
 {
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	unsigned int flags;
+	bool last;
 
 	if (WARN_ON_ONCE(!tp))
 		return -ENODEV;
-	if (file) {
-		if (trace_probe_remove_file(tp, file))
-			return -ENOENT;
-	} else {
-		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
-	}
-	if (!trace_probe_is_enabled(tp))
+	if (file && !trace_probe_get_file_link(tp, file))
+		return -ENOENT;
+	flags = trace_probe_load_flags(tp);
+	last = file ? !(flags & TP_FLAG_PROFILE) &&
+		      list_is_singular(&tp->event->files) :
+		      !(flags & TP_FLAG_TRACE);
+	/*
+	 * The last consumer going: disarm first. A probe that is hit counts
+	 * the hit (kprobe_profile) before it looks for where to record it;
+	 * disarmed after, it would count hits with nowhere to record them
+	 * for as long as disarming all of the event's probes takes.
+	 */
+	if (last)
 		tk_disarm_all(tp);
+	if (file)
+		trace_probe_remove_file(tp, file);
+	else
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
 	return 0;
 }
 
