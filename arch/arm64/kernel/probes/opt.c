@@ -9,8 +9,7 @@
  *	stp	x0, x1, [sp, #-PT_REGS_SIZE]!	// a struct pt_regs on the stack
  *	str	x30, [sp, #S_LR]
  *	ldr	x0, =op				// literal: the optimized_kprobe
- *	ldr	x1, =optprobe_common		// literal: the shared part
- *	blr	x1				// saves the rest, calls the handlers
+ *	bl	optprobe_common			// saves the rest, calls the handlers
  *	ldp	x0, x1, [sp], #PT_REGS_SIZE
  *	<the probed instruction, or what does its work from here>
  *	b	probe + 4			// (or to where it branches)
@@ -44,15 +43,17 @@
 #include "decode.h"
 #include "opt.h"
 
-/* The detour's layout, in instructions (MAX_OPTINSN_SIZE in all). */
+/*
+ * The detour's layout, in instructions (MAX_OPTINSN_SIZE in all). Then
+ * come, from DETOUR_CALL: BL optprobe_common, or if that is out of a BL's
+ * reach LDR X1, DETOUR_LIT_COMMON and BLR X1; LDP x0, x1, [sp], #PT_REGS_SIZE;
+ * and up to 4 instructions of tail, the probed instruction's work.
+ */
 enum {
 	DETOUR_SAVE,			/* stp x0, x1, [sp, #-PT_REGS_SIZE]! */
 	DETOUR_SAVE_LR,			/* str x30, [sp, #S_LR] */
 	DETOUR_LOAD_OP,			/* ldr x0, DETOUR_LIT_OP */
-	DETOUR_LOAD_COMMON,		/* ldr x1, DETOUR_LIT_COMMON */
-	DETOUR_CALL,			/* blr x1 */
-	DETOUR_RESTORE,			/* ldp x0, x1, [sp], #PT_REGS_SIZE */
-	DETOUR_TAIL,			/* up to 4: the instruction's work */
+	DETOUR_CALL,
 	DETOUR_LIT_OP = 10,		/* 64-bit literals, 8-byte aligned */
 	DETOUR_LIT_COMMON = 12,
 	DETOUR_LIT_TAIL = 14,		/* a value the tail loads */
@@ -205,16 +206,16 @@ static void put_literal(u32 *buf, int i, u64 value)
 }
 
 /*
- * Write into @buf the tail that does the work of @insn, probed at @addr,
- * for a detour at @detour. Return: false when the instruction has no tail.
+ * Write into @buf, from word @i on, the tail that does the work of @insn,
+ * probed at @addr, for a detour at @detour. Return: false when the
+ * instruction has no tail.
  */
-static bool build_tail(u32 *buf, kprobe_opcode_t *detour, u32 insn,
+static bool build_tail(u32 *buf, kprobe_opcode_t *detour, int i, u32 insn,
 		       unsigned long addr)
 {
 	unsigned long back = addr + AARCH64_INSN_SIZE;
 	unsigned int rt = INSN_RT(insn);
 	enum aarch64_insn_imm_type imm;
-	int i = DETOUR_TAIL;
 
 	switch (tail_kind_of(insn)) {
 	case TAIL_COPY:
@@ -282,7 +283,7 @@ static bool build_detour(u32 *buf, kprobe_opcode_t *detour,
 {
 	const int frame = sizeof(struct pt_regs);
 	const int lr = offsetof(struct pt_regs, regs[30]);
-	int i;
+	int i, tail;
 
 	for (i = 0; i < DETOUR_END; i++)
 		buf[i] = aarch64_insn_gen_nop();
@@ -295,20 +296,27 @@ static bool build_detour(u32 *buf, kprobe_opcode_t *detour,
 						AARCH64_INSN_LDST_STORE_IMM_OFFSET);
 	buf[DETOUR_LOAD_OP] = detour_ldr_literal(detour, DETOUR_LOAD_OP,
 						 AARCH64_INSN_REG_0, DETOUR_LIT_OP);
-	buf[DETOUR_LOAD_COMMON] = detour_ldr_literal(detour, DETOUR_LOAD_COMMON,
-						     AARCH64_INSN_REG_1,
-						     DETOUR_LIT_COMMON);
-	buf[DETOUR_CALL] = aarch64_insn_gen_branch_reg(AARCH64_INSN_REG_1,
-						       AARCH64_INSN_BRANCH_LINK);
-	buf[DETOUR_RESTORE] = x0_x1_pair(frame,
-					 AARCH64_INSN_LDST_LOAD_PAIR_POST_INDEX);
 	put_literal(buf, DETOUR_LIT_OP, (unsigned long)op);
-	put_literal(buf, DETOUR_LIT_COMMON, (unsigned long)optprobe_common);
-
-	for (i = 0; i < DETOUR_TAIL; i++)
+	i = DETOUR_CALL;
+	if (in_branch_range((unsigned long)&detour[i],
+			    (unsigned long)optprobe_common)) {
+		buf[i] = aarch64_insn_gen_branch_imm((unsigned long)&detour[i],
+						     (unsigned long)optprobe_common,
+						     AARCH64_INSN_BRANCH_LINK);
+	} else {
+		buf[i] = detour_ldr_literal(detour, i, AARCH64_INSN_REG_1,
+					    DETOUR_LIT_COMMON);
+		put_literal(buf, DETOUR_LIT_COMMON,
+			    (unsigned long)optprobe_common);
+		buf[++i] = aarch64_insn_gen_branch_reg(AARCH64_INSN_REG_1,
+						       AARCH64_INSN_BRANCH_LINK);
+	}
+	buf[++i] = x0_x1_pair(frame, AARCH64_INSN_LDST_LOAD_PAIR_POST_INDEX);
+	tail = ++i;
+	while (i--)
 		if (buf[i] == AARCH64_BREAK_FAULT)
 			return false;
-	return build_tail(buf, detour, insn, addr);
+	return build_tail(buf, detour, tail, insn, addr);
 }
 
 /*

@@ -51,8 +51,8 @@
 	mrs	\tmp1, nzcv
 	mrs	\tmp2, daif
 	orr	\tmp1, \tmp1, \tmp2
-	mov	\tmp2, #PSR_MODE_EL1h
-	orr	\tmp1, \tmp1, \tmp2
+	/* The mode bits are clear in both: an ADD sets them. */
+	add	\tmp1, \tmp1, #PSR_MODE_EL1h
 	str	\tmp1, [sp, #S_PSTATE]
 	.endm
 
