@@ -431,19 +431,6 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
 	(EVENT_FILE_FL_PID_FILTER | EVENT_FILE_FL_SOFT_DISABLED |	\
 	 EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)
 
-/*
- * The payload of an event ring_buffer_lock_reserve() returned, as
- * ring_buffer_event_data() finds it, in line: after the time extend or
- * stamp the reservation may start with (8 bytes), then after the event's
- * header, which has a length word when type_len is 0 (linux/ring_buffer.h).
- */
-static __always_inline void *probe_event_payload(struct ring_buffer_event *ev)
-{
-	if (ev->type_len >= RINGBUF_TYPE_TIME_EXTEND)
-		ev = (void *)ev + 8;
-	return ev->type_len ? &ev->array[0] : &ev->array[1];
-}
-
 /**
  * probe_event_reserve_direct - reserve a record straight in the buffer
  * @fbuffer: filled in for trace_event_buffer_commit(), but for @regs
@@ -479,7 +466,7 @@ probe_event_reserve_direct(struct trace_event_buffer *fbuffer,
 	 * The common head, as trace_buffer_lock_reserve() writes it, which
 	 * would look up the entry a second time, out of line.
 	 */
-	entry = probe_event_payload(fbuffer->event);
+	entry = ring_buffer_event_data(fbuffer->event);
 	fbuffer->entry = entry;
 	tracing_generic_entry_update(entry, file->event_call->event.type,
 				     trace_ctx);
