@@ -63,7 +63,7 @@ struct kprobe_ctlblk {
 void arch_remove_kprobe(struct kprobe *p);
 int kprobe_fault_handler(struct pt_regs *regs, unsigned int fsr);
 void __kretprobe_trampoline(void);
-unsigned long kretprobe_return_handler(struct pt_regs *regs);
+extern struct kprobe kretprobe_busy;
 
 #endif /* CONFIG_KPROBES */
 

@@ -1,17 +1,24 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The return address of a function under a kretprobe. The function returns
- * here; its registers are saved in a struct pt_regs, the return handlers
- * run on it (kretprobes.c), and the saved registers, as the handlers left
- * them, come back with x30 the real return address, which a RET then takes:
- * the caller resumes as if the function had returned to it directly, x30
- * included. No exception is taken.
+ * here; its registers are saved in a struct pt_regs, the core runs the
+ * return handlers on it, and the saved registers, as the handlers left
+ * them, come back with x30 the real return address, which a RET then
+ * takes: the caller resumes as if the function had returned to it
+ * directly, x30 included. No exception is taken.
+ *
+ * This runs on every return of a probed function, so what the core's
+ * kprobe_busy_begin() and kprobe_busy_end() would do around the handlers
+ * is done here, without the preempt tracer's hooks, which would cost more
+ * than the rest of it.
  */
 
 #include <linux/linkage.h>
+#include <asm/asm-offsets.h>
 #include <asm/assembler.h>
 
-#include "pt-regs-asm.h"
+#include "probes-asm-offsets.h"
+#include "trampoline-macros.S"
 
 	.text
 SYM_CODE_START(__kretprobe_trampoline)
@@ -20,17 +27,45 @@ SYM_CODE_START(__kretprobe_trampoline)
 	save_x2_to_x29
 	add	x0, sp, #PT_REGS_SIZE
 	stp	x30, x0, [sp, #S_LR]
-	save_pstate x0, x1
-	/* An unwinder from a handler sees this trampoline, and recovers. */
+	/* The flags are dead across a return: the mask and the mode only. */
+	mrs	x0, daif
+	add	x0, x0, #PSR_MODE_EL1h
+	str	x0, [sp, #S_PSTATE]
+	/*
+	 * An unwinder from a handler sees this trampoline, and recovers.
+	 * The PC is left to the core, which sets it to the real return
+	 * address before any handler runs.
+	 */
 	adr	x0, __kretprobe_trampoline
-	str	x0, [sp, #S_PC]
 	stp	x29, x0, [sp, #S_STACKFRAME]
 	add	x29, sp, #S_STACKFRAME
 
-	mov	x0, sp
-	bl	kretprobe_return_handler
-	mov	x30, x0
+	/*
+	 * Preemption off, and this CPU busy with kretprobe_busy: a probe the
+	 * handlers hit is counted as missed. x19 to x21 are scratch that
+	 * calls preserve from here: the pt_regs gives them back at the end.
+	 */
+	get_current_task x20
+	probe_preempt_disable x20, w0
+	get_this_cpu_offset x2
+	adr_l	x19, current_kprobe
+	add	x19, x19, x2
+	adr_l	x0, kretprobe_busy
+	str	x0, [x19]
+	adr_l	x1, kprobe_ctlblk + KCB_STATUS
+	mov	w0, #KCB_HIT_ACTIVE
+	str	w0, [x1, x2]
 
+	mov	x0, sp
+	ldr	x1, [sp, #S_FP]
+	bl	__kretprobe_trampoline_handler
+	mov	x21, x0
+
+	/* Preemption is still off: x19 is this CPU's current_kprobe. */
+	str	xzr, [x19]
+	probe_preempt_enable x20, x0, w0
+
+	mov	x30, x21
 	ldp	x0, x1, [sp, #S_X0]
 	load_x2_to_x29
 	add	sp, sp, #PT_REGS_SIZE

@@ -1,46 +1,104 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The part every optimized probe's detour shares: complete the struct
- * pt_regs the detour began, call the handlers, restore the registers.
+ * pt_regs the detour began, run the probe's pre-handlers, restore the
+ * registers.
+ *
+ * This runs on every hit, so it does in line what a C handler between it
+ * and the pre-handlers would: its frame and the preempt tracer's hooks
+ * would cost more than the rest of it.
  */
 
 #include <linux/linkage.h>
+#include <asm/asm-offsets.h>
 #include <asm/assembler.h>
 
-#include "pt-regs-asm.h"
+#include "probes-asm-offsets.h"
+#include "trampoline-macros.S"
 
 	.text
 /*
- * Entered by BLR from a detour (opt.c), with the probed code's x0, x1 and
- * x30 saved in the struct pt_regs at SP, which the detour has allocated,
- * x0 the optimized_kprobe and x30 the detour's resume point. Returns there
+ * Entered by BL or BLR from a detour (opt.c), with the probed code's x0,
+ * x1 and x30 saved in the struct pt_regs at SP, which the detour has
+ * allocated, x0 the optimized_kprobe's kprobe (the core's aggregate of the
+ * probes at the address) and x30 the detour's resume point. Returns there
  * with every register but x0 and x1 as the handlers left them in the
  * pt_regs; the detour reloads those two and pops the pt_regs. NZCV is
  * restored too: the flags are live across the probed instruction.
+ *
+ * As an exception from EL1 leaves them, orig_x0 and syscallno are not set:
+ * they are a system call's. As kprobes.rst says of optimized probes, a
+ * pre-handler cannot divert the probed code by changing the PC.
  */
 SYM_CODE_START(optprobe_common)
-	hint	#34				// BTI C: reached by BLR
+	hint	#34				// BTI C: reached by BL or BLR
 	save_x2_to_x29
 	add	x2, sp, #PT_REGS_SIZE
-	str	x2, [sp, #S_SP]
-	save_pstate x2, x3
+	ldr	x3, [x0, #KP_ADDR]
+	stp	x2, x3, [sp, #S_SP]		// SP, then the PC
+	save_pstate x2, x4
 
 	/*
-	 * A frame record whose return address the handler sets to the
-	 * probed instruction: an unwinder started in a handler then shows
-	 * the probed function, as it does through an exception's pt_regs.
+	 * A frame record returning to the probed instruction: an unwinder
+	 * started in a handler then shows the probed function, as it does
+	 * through an exception's pt_regs.
 	 */
-	stp	x29, xzr, [sp, #S_STACKFRAME]
+	stp	x29, x3, [sp, #S_STACKFRAME]
 	add	x29, sp, #S_STACKFRAME
 	mov	x19, x30
-	mov	x1, sp
-	bl	optprobe_handler
 
+	/*
+	 * Preemption off, as in the breakpoint path, without the preempt
+	 * tracer's hooks; interrupts stay as the probed code had them. A hit
+	 * while this CPU handles another probe is counted as missed. x19 to
+	 * x23 are scratch that calls preserve from here: the pt_regs gives
+	 * them back at the end.
+	 */
+	get_current_task x20
+	probe_preempt_disable x20, w2
+	get_this_cpu_offset x2
+	adr_l	x21, current_kprobe
+	add	x21, x21, x2
+	ldr	x3, [x21]
+	cbnz	x3, .Lmissed
+	str	x0, [x21]
+	adr_l	x1, kprobe_ctlblk + KCB_STATUS
+	mov	w3, #KCB_HIT_ACTIVE
+	str	w3, [x1, x2]
+
+	/*
+	 * The probes' pre-handlers, in the aggregate's list order, as the
+	 * core's opt_pre_handler() runs them: those of disabled probes are
+	 * skipped, and one that returns nonzero ends the walk. Preemption
+	 * being off keeps the list's entries alive: the core waits for an
+	 * RCU grace period before it frees one.
+	 */
+	add	x23, x0, #KP_LIST
+	mov	x22, x23
+1:	ldr	x22, [x22]
+	cmp	x22, x23
+	b.eq	2f
+	sub	x0, x22, #KP_LIST
+	ldr	x2, [x0, #KP_PRE_HANDLER]
+	cbz	x2, 1b
+	ldr	w3, [x0, #KP_FLAGS]
+	tbnz	w3, #KP_DISABLED_BIT, 1b
+	mov	x1, sp
+	blr	x2
+	cbz	w0, 1b
+2:	str	xzr, [x21]
+
+.Lleave:
+	probe_preempt_enable x20, x2, w2
 	ldr	x2, [sp, #S_PSTATE]
 	msr	nzcv, x2
 	mov	x1, x19
 	load_x2_to_x29
 	ldr	x30, [sp, #S_LR]
 	ret	x1
+
+.Lmissed:
+	bl	kprobes_inc_nmissed_count
+	b	.Lleave
 SYM_CODE_END(optprobe_common)
 NOKPROBE(optprobe_common)

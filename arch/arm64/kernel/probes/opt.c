@@ -8,7 +8,7 @@
  *
  *	stp	x0, x1, [sp, #-PT_REGS_SIZE]!	// a struct pt_regs on the stack
  *	str	x30, [sp, #S_LR]
- *	ldr	x0, =op				// literal: the optimized_kprobe
+ *	ldr	x0, =&op->kp			// literal: the core's aggregate probe
  *	bl	optprobe_common			// saves the rest, calls the handlers
  *	ldp	x0, x1, [sp], #PT_REGS_SIZE
  *	<the probed instruction, or what does its work from here>
@@ -33,7 +33,6 @@
 #include <linux/kprobes.h>
 #include <linux/set_memory.h>
 #include <linux/sizes.h>
-#include <linux/smp.h>
 
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
@@ -296,7 +295,7 @@ static bool build_detour(u32 *buf, kprobe_opcode_t *detour,
 						AARCH64_INSN_LDST_STORE_IMM_OFFSET);
 	buf[DETOUR_LOAD_OP] = detour_ldr_literal(detour, DETOUR_LOAD_OP,
 						 AARCH64_INSN_REG_0, DETOUR_LIT_OP);
-	put_literal(buf, DETOUR_LIT_OP, (unsigned long)op);
+	put_literal(buf, DETOUR_LIT_OP, (unsigned long)&op->kp);
 	i = DETOUR_CALL;
 	if (in_branch_range((unsigned long)&detour[i],
 			    (unsigned long)optprobe_common)) {
@@ -471,52 +470,4 @@ void arch_unoptimize_kprobes(struct list_head *oplist,
 		arch_unoptimize_kprobe(op);
 		list_move_tail(&op->list, done_list);
 	}
-}
-
-/*
- * Run the pre-handlers of @op's kprobes as the core's opt_pre_handler()
- * does, inline and without its per-CPU kprobe_instance, which nothing
- * reads. A handler that returns nonzero ends the walk.
- */
-static __always_inline void optprobe_run_handlers(struct optimized_kprobe *op,
-						  struct pt_regs *regs)
-{
-	struct kprobe *kp;
-
-	list_for_each_entry_rcu(kp, &op->kp.list, list)
-		if (kp->pre_handler && !kprobe_disabled(kp) &&
-		    kp->pre_handler(kp, regs))
-			break;
-}
-
-/**
- * optprobe_handler() - run an optimized probe's handlers, from its detour
- * @op: the probe
- * @regs: the probed code's registers, but for the PC, which is set here
- *
- * Preemption is off while the handlers run, as in the breakpoint path;
- * interrupts stay as the probed code had them. A probe hit while another
- * is being handled on this CPU is counted as missed.
- */
-void __kprobes optprobe_handler(struct optimized_kprobe *op,
-				struct pt_regs *regs)
-{
-	/*
-	 * As an exception from EL1 leaves them, orig_x0 and syscallno are
-	 * not set: they are a system call's.
-	 */
-	regs->pc = (unsigned long)op->kp.addr;
-	regs->stackframe[1] = regs->pc;
-
-	/* Not traced: the preempt tracers' hooks would run on every hit. */
-	preempt_disable_notrace();
-	if (kprobe_running()) {
-		kprobes_inc_nmissed_count(&op->kp);
-	} else {
-		__this_cpu_write(current_kprobe, &op->kp);
-		get_kprobe_ctlblk()->kprobe_status = KPROBE_HIT_ACTIVE;
-		optprobe_run_handlers(op, regs);
-		__this_cpu_write(current_kprobe, NULL);
-	}
-	preempt_enable_notrace();
 }

@@ -11,12 +11,9 @@
 #include <asm/probes.h>
 
 struct kprobe;
-struct optimized_kprobe;
-struct pt_regs;
 
 int probe_write_code(kprobe_opcode_t *dst, const void *src, size_t len);
 void optprobe_common(void);
-void optprobe_handler(struct optimized_kprobe *op, struct pt_regs *regs);
 
 #ifdef CONFIG_OPTPROBES
 bool optprobe_rearm(struct kprobe *p);

@@ -5,7 +5,8 @@
 # hit recorded through a detour, adjacent optimized probes, a probe on a
 # function the function tracer patches meanwhile, and probes removed while
 # other CPUs run through their detours. The host fails the run on any oops,
-# warning or hang.
+# warning or hang. Two probes at one address share a detour, each skipped
+# while disabled; a hit while the CPU handles another probe is missed.
 . /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
@@ -17,7 +18,7 @@ log=/tmp/optprobes.log
 
 if [ ! -e $sysctl ]; then
 	for t in kprobe-opt-types switch-and-record adjacent function-tracer \
-		 remove-while-running; do
+		 remove-while-running shared-address nested-missed; do
 		result optprobes UNSUPPORTED $t
 	done
 	exit 0
@@ -29,6 +30,8 @@ echo >kprobe_events
 
 # hits EVENT: its hit count in kprobe_profile.
 hits() { awk -v e="$1" '$1 == e { print $2 }' kprobe_profile; }
+# misses EVENT: its missed count there.
+misses() { awk -v e="$1" '$1 == e { print $3 }' kprobe_profile; }
 # optimized OFFSET: the probe at $f+OFFSET is marked optimized.
 optimized() { grep -q "$f+$1 .*\[OPTIMIZED\]" $list; }
 # settle: the optimizer switches probes in after an RCU-tasks grace period.
@@ -145,6 +148,63 @@ wait 2>/dev/null
 [ -z "$(cat kprobe_events)" ] && ! grep -q "$f" $list &&
 	result optprobes PASS remove-while-running ||
 	result optprobes FAIL remove-while-running
+
+# A kprobe and a kretprobe event on one address: the core aggregates them
+# behind one detour, which runs the pre-handler of each that is enabled.
+# With either disabled, its hits stay still and the other's are recorded.
+echo "p:opt/entry $f" >>kprobe_events
+echo "r:opt/ret $f" >>kprobe_events
+echo 1 >events/opt/enable
+settle
+pass=1
+for off in entry ret; do
+	on=entry
+	[ $off = entry ] && on=ret
+	echo 0 >events/opt/$off/enable
+	echo >trace
+	o0=$(hits $off); n0=$(hits $on)
+	$loop 1000 1 >/dev/null
+	o1=$(hits $off); n1=$(hits $on)
+	rec=$(grep -c " $on: " trace)
+	echo "one address, $off disabled: $off $((o1 - o0)) hits;" \
+	     "$on $((n1 - n0)) hits, $rec records" >>$log
+	optimized 0x0 && [ $((o1 - o0)) -eq 0 ] && [ $((n1 - n0)) -ge 1000 ] &&
+		[ "$rec" -eq $((n1 - n0)) ] || pass=0
+	echo 1 >events/opt/$off/enable
+done
+grep "$f" $list >>$log
+[ $pass = 1 ] && result optprobes PASS shared-address ||
+	result optprobes FAIL shared-address
+echo 0 >events/opt/enable
+echo >kprobe_events
+
+# A hit while the CPU handles another probe is counted as missed, and its
+# handler does not run: an optimized probe on a function that fetching
+# another probe's argument calls (kernel/trace is notrace: not there).
+echo "p:opt/outer $f s=+0(%x0):string" >>kprobe_events
+inner=
+for g in copy_from_kernel_nofault copy_from_kernel_nofault_allowed; do
+	echo "p:opt/inner $g" >>kprobe_events 2>>$log && { inner=$g; break; }
+done
+echo 1 >events/opt/enable
+settle
+echo >trace
+h0=$(hits outer); m0=$(misses inner); i0=$(hits inner)
+$loop 1000 1 >/dev/null
+h1=$(hits outer); m1=$(misses inner); i1=$(hits inner)
+rec=$(grep -c ' outer: ' trace)
+echo "nested in $inner: outer $((h1 - h0)) hits, $rec records;" \
+     "inner $((m1 - m0)) missed, $((i1 - i0)) hits" >>$log
+grep "$inner" $list >>$log
+if [ -n "$inner" ] && grep -q "$inner+0x0 .*\[OPTIMIZED\]" $list &&
+   [ $((h1 - h0)) -ge 1000 ] && [ "$rec" -eq $((h1 - h0)) ] &&
+   [ $((m1 - m0)) -ge $((h1 - h0)) ] && [ $((i1 - i0)) -lt $((h1 - h0)) ]; then
+	result optprobes PASS nested-missed
+else
+	result optprobes FAIL nested-missed
+fi
+echo 0 >events/opt/enable
+echo >kprobe_events
 
 echo 1 >$sysctl
 log_file optprobes summary $log
