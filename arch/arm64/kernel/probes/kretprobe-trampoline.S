@@ -47,14 +47,10 @@ SYM_CODE_START(__kretprobe_trampoline)
 	 */
 	get_current_task x20
 	probe_preempt_disable x20, w0
-	get_this_cpu_offset x2
-	adr_l	x19, current_kprobe
-	add	x19, x19, x2
+	probe_current_slot x19, x2
 	adr_l	x0, kretprobe_busy
 	str	x0, [x19]
-	adr_l	x1, kprobe_ctlblk + KCB_STATUS
-	mov	w0, #KCB_HIT_ACTIVE
-	str	w0, [x1, x2]
+	probe_status_active x2, x1, w0
 
 	mov	x0, sp
 	ldr	x1, [sp, #S_FP]

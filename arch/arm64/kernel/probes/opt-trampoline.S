@@ -56,15 +56,11 @@ SYM_CODE_START(optprobe_common)
 	 */
 	get_current_task x20
 	probe_preempt_disable x20, w2
-	get_this_cpu_offset x2
-	adr_l	x21, current_kprobe
-	add	x21, x21, x2
+	probe_current_slot x21, x2
 	ldr	x3, [x21]
 	cbnz	x3, .Lmissed
 	str	x0, [x21]
-	adr_l	x1, kprobe_ctlblk + KCB_STATUS
-	mov	w3, #KCB_HIT_ACTIVE
-	str	w3, [x1, x2]
+	probe_status_active x2, x1, w3
 
 	/*
 	 * The probes' pre-handlers, in the aggregate's list order, as the

@@ -2,8 +2,9 @@
 /*
  * What the optimized probes' detours (opt-trampoline.S) and the kretprobe
  * trampoline (kretprobe-trampoline.S) share, macros that both include:
- * building a struct pt_regs at SP without an exception, and turning
- * preemption off and on around the handlers.
+ * building a struct pt_regs at SP without an exception, turning
+ * preemption off and on around the handlers, and telling the core which
+ * probe this CPU is busy with. The includer provides probes-asm-offsets.h.
  */
 
 #include <asm/asm-offsets.h>
@@ -93,4 +94,24 @@
 9:
 #endif
 #endif
+	.endm
+
+	/*
+	 * @slot: this CPU's current_kprobe, @off: this CPU's per-CPU offset.
+	 * Preemption is off.
+	 */
+	.macro	probe_current_slot, slot, off
+	get_this_cpu_offset \off
+	adr_l	\slot, current_kprobe
+	add	\slot, \slot, \off
+	.endm
+
+	/*
+	 * This CPU's kprobe_ctlblk.kprobe_status = KPROBE_HIT_ACTIVE, with
+	 * @off as probe_current_slot left it.
+	 */
+	.macro	probe_status_active, off, xtmp, wtmp
+	adr_l	\xtmp, kprobe_ctlblk + KCB_STATUS
+	mov	\wtmp, #KCB_HIT_ACTIVE
+	str	\wtmp, [\xtmp, \off]
 	.endm
