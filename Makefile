@@ -17,7 +17,7 @@
 # same config), for side-by-side comparisons.
 
 KERNEL ?= series
-H := tools/testing/arm64-probes
+H := tools/testing/probes
 export KERNEL
 
 .PHONY: all setup kernel initramfs run shell check series acceptance compare fuzz bench profile clean

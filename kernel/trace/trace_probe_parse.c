@@ -5,7 +5,7 @@
  * bad token.
  *
  * Not built on its own: trace_probe.c includes it, with the kernel's
- * headers, and the host test (tools/testing/arm64-probes/host/) with
+ * headers, and the host test (tools/testing/probes/host/) with
  * small stand-ins for the few kernel services it uses (string and number
  * helpers, allocation, register names, the error log), to test it and
  * fuzz it with the sanitizers.

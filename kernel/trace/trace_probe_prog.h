@@ -3,7 +3,7 @@
  * The compiled form of probe arguments, and the parser's interface: what
  * trace_probe_parse.c needs and gives.  Kernel-free on purpose, so that
  * the parser also builds as a host program, to be tested and fuzzed
- * (tools/testing/arm64-probes/host/parse-test.c).
+ * (tools/testing/probes/host/parse-test.c).
  */
 #ifndef _TRACE_PROBE_PROG_H
 #define _TRACE_PROBE_PROG_H

@@ -16,7 +16,7 @@ ours() {
 	[ "$KERNEL" = series ] || return 0
 	git -C "$TOP" ls-files -co --exclude-standard -- \
 		arch kernel include lib samples Documentation tools |
-		{ grep -v '^tools/testing/arm64-probes/' || true; } |
+		{ grep -v '^tools/testing/probes/' || true; } |
 		while read -r f; do [ -f "$TOP/$f" ] && echo "$f"; done
 }
 
