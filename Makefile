@@ -1,9 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# The front door of the arm64 probes series. See README.md.
+# The front door of the probes series. See README.md.
 #
 #   make run      install, build, boot, and walk through the seed examples
 #   make shell    boot the same kernel to an interactive guest shell
-#   make check    the tests; ends with "N passed, N failed, N skipped"
+#   make check    the tests, on every guest; ends with "N passed, N failed, N skipped"
 #   make kernel   build only; prints the path of the Image
 #   make series   write the series as format-patch files against the base
 #   make acceptance  the share of instruction offsets a kernel can probe
@@ -11,16 +11,20 @@
 #   make fuzz     10,000 random definitions into the series kernel, kmemleak on
 #   make bench    probe costs under QEMU -icount, upstream and series side by side
 #   make profile  one probe hit of each bench kind stepped in gdb, by function
+#   make arches   build the probe code for every architecture, W=1, both kernels
 #   make clean    drop this kernel's build directory (base and ccache stay)
 #
 # KERNEL=series (the default) or KERNEL=upstream (the pristine base with the
-# same config), for side-by-side comparisons.
+# same config), for side-by-side comparisons. GUEST=arm64 (the default) or
+# x86_64: the guest the one-kernel targets build and boot; `make check`
+# runs every guest in GUESTS (default "arm64 x86_64").
 
 KERNEL ?= series
 H := tools/testing/probes
-export KERNEL
+GUEST ?= arm64
+export KERNEL GUEST
 
-.PHONY: all setup kernel initramfs run shell check series acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check arches series acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -29,7 +33,7 @@ setup:
 kernel: setup
 	@$(H)/assemble.sh
 	@$(H)/build.sh
-	@echo "$(CURDIR)/build/$(KERNEL)/src/arch/arm64/boot/Image"
+	@bash -c '. $(H)/lib.sh && echo "$$SRC/$$IMAGE"'
 
 initramfs: kernel
 	@$(H)/initramfs.sh
@@ -40,8 +44,11 @@ run: initramfs
 shell: initramfs
 	@$(H)/boot.sh shell
 
-check: initramfs
+check: setup
 	@$(H)/check.sh
+
+arches: setup
+	@$(H)/arches.sh
 
 acceptance: initramfs
 	@$(H)/acceptance.sh
@@ -62,4 +69,4 @@ series: setup
 	@$(H)/series.sh
 
 clean:
-	rm -rf build/$(KERNEL)
+	rm -rf build/$(GUEST)/$(KERNEL)

@@ -92,8 +92,11 @@ fetch_base_value(const struct fetch_prog *p, struct probe_fetch_env *env)
 		return user_stack_pointer(env->regs);
 	case FETCH_BASE_RETVAL:
 		return regs_return_value(env->regs);
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+	/* Elsewhere the parser refuses $argN: no prog has this base. */
 	case FETCH_BASE_ARG:
 		return regs_get_kernel_argument(env->regs, p->param);
+#endif
 	case FETCH_BASE_EDATA:
 		return *(unsigned long *)(env->edata + p->param);
 	case FETCH_BASE_COMM:

@@ -19,7 +19,7 @@ for k in ${BENCH_KERNELS:-upstream series}; do
 	QEMU_EXTRA="-icount shift=0,sleep=off" BOOT_ARGS="bench_n=$n" \
 		KERNEL=$k "$HARNESS/boot.sh" bench 1800 >"$out/$k.boot" 2>&1 ||
 		{ tail -20 "$out/$k.boot"; die "the $k kernel's bench run failed"; }
-	tr -d '\r' <"$BUILD/$k/logs/bench.results" | grep '^@' >"$out/$k.txt"
+	tr -d '\r' <"$BUILD/$GUEST/$k/logs/bench.results" | grep '^@' >"$out/$k.txt"
 done
 
 python3 - "$out/upstream.txt" "$out/series.txt" "$n" <<'PY'

@@ -12,19 +12,18 @@
 
 job=$1
 limit=${2:-1800}
-image=$OBJ/arch/arm64/boot/Image
-[ -f "$image" ] || die "no $image: build the $KERNEL kernel first"
+image=$OBJ/$IMAGE
+[ -f "$image" ] || die "no $image: build the $GUEST $KERNEL kernel first"
 mkdir -p "$LOGS"
 console=$LOGS/$job.console
 results=$LOGS/$job.results
 rm -f "$console" "$results"
 
-qemu=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on -smp 2 -m 2G -nic none
+qemu=("${QEMU[@]}" -smp 2 -m 2G -nic none
       -no-reboot -kernel "$image" -initrd "$KDIR/initramfs.cpio"
-      -device virtio-serial-device
       -chardev "file,id=results,path=$results" -device virtconsole,chardev=results
       ${QEMU_EXTRA:-})
-append="console=ttyAMA0 panic=-1 softlockup_panic=0 harness=$job ${BOOT_ARGS:-}"
+append="console=$CONSOLE panic=-1 softlockup_panic=0 harness=$job ${BOOT_ARGS:-}"
 
 if [ "$job" = shell ]; then
 	exec "${qemu[@]}" -nographic -append "$append"
@@ -39,7 +38,7 @@ set -e
 # The guest's own dmesg (at the end of the results) sees messages that the
 # quiet console does not print.
 problems=$(cat "$console" "$results" 2>/dev/null | grep -E \
-	'Internal error:|Oops|BUG:|Kernel panic|WARNING:|Unable to handle kernel|rcu: INFO:|detected stalls|soft lockup|blocked for more than|Call trace:' |
+	'Internal error:|Oops|BUG:|Kernel panic|WARNING:|Unable to handle kernel|rcu: INFO:|detected stalls|soft lockup|blocked for more than|Call [Tt]race:|general protection fault|invalid opcode:' |
 	sort -u | head -20 || true)
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	say "boot: the guest did not finish within $limit s; console log: $console"

@@ -1,12 +1,17 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# Configure and build one kernel (KERNEL=series or upstream): Image, modules
-# and the modules staged for the guest, in a kept object directory.
+# Configure and build one kernel (KERNEL=series or upstream) for one guest
+# (GUEST=arm64 or x86_64): its image, modules and the modules staged for
+# the guest, in a kept object directory.
 . "$(dirname "$0")/lib.sh"
 
 mkdir -p "$LOGS"
-FRAGS=("$HARNESS/config/series.config" "$SRC/tools/testing/selftests/ftrace/config")
-KMAKE=(make -s -C "$SRC" CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc" -j"$JOBS")
+FRAGS=("$HARNESS/config/common.config" "$HARNESS/config/$GUEST.config"
+       "$SRC/tools/testing/selftests/ftrace/config")
+# One build at a time on the machine (its two cores), whoever runs it.
+mkdir -p "$BUILD"
+KMAKE=(flock "$KBUILD_LOCK" make -s -C "$SRC" CC="ccache ${CROSS_COMPILE}gcc"
+       HOSTCC="ccache gcc" -j"$JOBS")
 
 # Config: allnoconfig + our fragment + ftracetest's. Made aside and put in
 # place only when it differs, so an unchanged config rebuilds nothing.
@@ -17,7 +22,7 @@ tmp=.config.harness
 dropped=$(grep -A2 '^Value requested for' "$LOGS/config.log" | grep -v '^--' |
 	paste - - - | sed -E 's/Value requested for (\S+) not in final .config\s+Requested value:\s+(\S+)\s+Actual value:\s+(.*)/\1 (asked \2, got \3)/; s/, got \)/, got: not set)/' || true)
 if [ -n "$dropped" ]; then
-	say "config: options the $KERNEL kernel's Kconfig did not take:"
+	say "config: options the $GUEST $KERNEL kernel's Kconfig did not take:"
 	printf "%s\n" "$dropped" | sed "s/^/  /" >&2
 fi
 if cmp -s "$SRC/$tmp" "$SRC/.config"; then
@@ -26,9 +31,9 @@ else
 	mv "$SRC/$tmp" "$SRC/.config"
 fi
 
-say "build: $KERNEL kernel in $OBJ"
+say "build: $GUEST $KERNEL kernel in $OBJ"
 start=$(date +%s)
-if ! "${KMAKE[@]}" Image modules >"$LOGS/build.log" 2>&1; then
+if ! "${KMAKE[@]}" "$IMAGE_TARGET" modules >"$LOGS/build.log" 2>&1; then
 	grep -E 'error|Error' -m 40 "$LOGS/build.log" >&2 || tail -40 "$LOGS/build.log" >&2
 	die "build of the $KERNEL kernel failed; log: $LOGS/build.log"
 fi

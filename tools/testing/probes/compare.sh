@@ -17,7 +17,7 @@ for k in upstream series; do
 	KERNEL=$k "$HARNESS/boot.sh" compare 900 >"$out/$k.boot" 2>&1 ||
 		{ tail -20 "$out/$k.boot"; die "the $k kernel's compare run failed"; }
 	# The results come through a tty: drop its carriage returns.
-	tr -d '\r' <"$BUILD/$k/logs/compare.results" |
+	tr -d '\r' <"$BUILD/$GUEST/$k/logs/compare.results" |
 		sed -n '/^@def /,/^harness: /p' | grep -v '^harness: ' >"$out/$k.txt"
 done
 

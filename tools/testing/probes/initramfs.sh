@@ -7,17 +7,18 @@
 root=$KDIR/initramfs
 rm -rf "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,root,etc,lib,usr/bin,usr/sbin}
-cp "$BUILD/debs/busybox/bin/busybox" "$root/bin/busybox"
+cp "$BUILD/debs/$DEB_ARCH/busybox/bin/busybox" "$root/bin/busybox"
 # A real file, not a link: ftracetest's uprobe tests look for a mapping
 # named .../sh in the shell's own /proc/PID/maps.
 cp "$root/bin/busybox" "$root/bin/sh"
 cp "$HARNESS/guest/init" "$root/init"
 # trace-cmd, with the dynamic loader and libraries it needs (not gconv).
-tc=$BUILD/debs/tracecmd
+tc=$BUILD/debs/$DEB_ARCH/tracecmd
 cp -a "$tc/lib/." "$root/lib/"
-mkdir -p "$root/usr/lib/aarch64-linux-gnu"
-(cd "$tc/usr/lib/aarch64-linux-gnu" && tar -c --exclude=gconv .) |
-	tar -x -C "$root/usr/lib/aarch64-linux-gnu"
+[ ! -d "$tc/lib64" ] || cp -a "$tc/lib64" "$root/"
+mkdir -p "$root/usr/lib/$MULTIARCH"
+(cd "$tc/usr/lib/$MULTIARCH" && tar -c --exclude=gconv .) |
+	tar -x -C "$root/usr/lib/$MULTIARCH"
 cp "$tc/usr/bin/trace-cmd" "$root/usr/bin/"
 mkdir -p "$root/harness/tests.d"
 cp "$HARNESS"/guest/*.sh "$HARNESS/compare.defs" "$HARNESS/fuzz.awk" \
@@ -25,10 +26,12 @@ cp "$HARNESS"/guest/*.sh "$HARNESS/compare.defs" "$HARNESS/fuzz.awk" \
 if [ -d "$HARNESS/guest/tests.d" ]; then
 	cp -r "$HARNESS/guest/tests.d/." "$root/harness/tests.d/"
 fi
-# The test programs: freestanding arm64 assembly, with a list of the file
-# offsets of their symbols for uprobe_events.
+# The test programs: freestanding assembly of the guest's architecture
+# (progs/GUEST/), with a list of the file offsets of their symbols for
+# uprobe_events.
 mkdir -p "$root/harness/progs"
-for src in "$HARNESS"/progs/*.S; do
+for src in "$HARNESS/progs/$GUEST"/*.S; do
+	[ -f "$src" ] || continue
 	prog=$root/harness/progs/$(basename "$src" .S)
 	${CROSS_COMPILE}as "$src" -o "$KDIR/prog.o"
 	${CROSS_COMPILE}ld -static -o "$prog" "$KDIR/prog.o"
@@ -40,30 +43,45 @@ for src in "$HARNESS"/progs/*.S; do
 done
 # The benchmark's load, in C with the cross toolchain's static libc.
 for src in "$HARNESS"/progs/*.c; do
-	${CROSS_COMPILE}gcc -static -O2 -o "$root/harness/progs/$(basename "$src" .c)" "$src"
+	${CROSS_COMPILE}gcc -Wall -static -O2 -o "$root/harness/progs/$(basename "$src" .c)" "$src"
 done
-# The benchmark's probe points in __arm64_sys_getppid: its first STP (stepped
-# out of line) and its first BL (simulated), as offsets into the function.
-${CROSS_COMPILE}objdump -d --no-show-raw-insn --disassemble=__arm64_sys_getppid \
+# The benchmark's function, the getppid system call, and its probe points
+# as offsets into it: "body", an instruction past the function's entry
+# (after the ftrace call site on x86); on arm64 that is its first STP
+# (stepped out of line), and "bl" its first BL (simulated).
+case $GUEST in
+arm64) getppid=__arm64_sys_getppid ;;
+x86_64) getppid=__x64_sys_getppid ;;
+esac
+${CROSS_COMPILE}objdump -d --no-show-raw-insn --disassemble=$getppid \
 	"$OBJ/vmlinux" | python3 -c '
 import re, sys
-insns = re.findall(r"^ *([0-9a-f]+):\s+(\S+)", sys.stdin.read(), re.M)
+func, guest = sys.argv[1:]
+insns = re.findall(r"^ *([0-9a-f]+):\s+(\S+)(.*)$", sys.stdin.read(), re.M)
 start = int(insns[0][0], 16)
-for want in ("stp", "bl"):
-    print(want, next(int(a, 16) - start for a, m in insns if m == want))
-' >"$root/harness/bench.offsets"
+offs = [int(a, 16) - start for a, m, rest in insns]
+print("func", func)
+if guest == "arm64":
+    for want in ("stp", "bl"):
+        print(want, next(o for o, (a, m, rest) in zip(offs, insns) if m == want))
+    print("body", next(o for o, (a, m, rest) in zip(offs, insns) if m == "stp"))
+else:
+    fentry = next(i for i, (a, m, rest) in enumerate(insns) if "__fentry__" in rest)
+    print("body", offs[fentry + 1])
+' $getppid "$GUEST" >"$root/harness/bench.offsets"
 cp -r "$SRC/tools/testing/selftests/ftrace" "$root/ftrace"
 cp -r "$KDIR/modules/lib/modules" "$root/lib/"
 # For the walkthrough's raw-address probes: the instructions right after
 # kernel_clone's first two calls, as offsets into the function.
 ${CROSS_COMPILE}objdump -d --no-show-raw-insn --disassemble=kernel_clone \
 	"$OBJ/vmlinux" >"$KDIR/kernel_clone.dis"
-python3 - "$KDIR/kernel_clone.dis" "$root/harness" <<'PY' || die "kernel_clone: no two calls to probe after"
+python3 - "$KDIR/kernel_clone.dis" "$root/harness" "$GUEST" <<'PY' || die "kernel_clone: no two calls to probe after"
 import re, sys
 insns = [(int(m[1], 16), m[2]) for m in
          re.finditer(r"^ *([0-9a-f]+):\s+(.*)$", open(sys.argv[1]).read(), re.M)]
 start = insns[0][0]
-after = [i + 1 for i, (_, text) in enumerate(insns) if text.split()[0] == "bl"][:2]
+call = {"arm64": "bl", "x86_64": "call"}[sys.argv[3]]
+after = [i + 1 for i, (_, text) in enumerate(insns) if text.split()[0] == call][:2]
 assert len(after) == 2
 with open(sys.argv[2] + "/walkthrough.insns", "w") as f:
     for i in after:
@@ -72,14 +90,25 @@ with open(sys.argv[2] + "/walkthrough.disasm", "w") as f:
     for addr, text in insns[: after[1] + 2]:
         f.write(f"  kernel_clone+{addr - start:<4} {text}\n")
 PY
-# The stress test's functions, with their sizes.
+# The stress test's functions, each with the offsets of its instructions
+# (their lengths vary on x86): "NAME OFFSET...".
 ${CROSS_COMPILE}nm -S --defined-only "$OBJ/vmlinux" |
 	awk 'NR == FNR { if ($1 !~ /^#/) for (i = 1; i <= NF; i++) want[$i] = 1; next }
-	     ($3 == "T" || $3 == "t") && ($4 in want) && !seen[$4]++ { print $4, $2 }' \
-	"$HARNESS/stress-functions" - |
-	while read -r name size; do
-		if [ $((0x$size)) -le 640 ]; then echo "$name $((0x$size))"; fi
-	done >"$root/harness/stress.funcs"
+	     ($3 == "T" || $3 == "t") && ($4 in want) && !seen[$4]++ { print $4, $1, $2 }' \
+	"$HARNESS/stress-functions" - | python3 -c '
+import re, subprocess, sys
+objdump, vmlinux = sys.argv[1:]
+for line in sys.stdin:
+    name, addr, size = line.split()
+    start, size = int(addr, 16), int(size, 16)
+    if size > 640:
+        continue
+    dis = subprocess.run([objdump, "-d", "--no-show-raw-insn",
+                          f"--start-address={start:#x}", f"--stop-address={start + size:#x}",
+                          vmlinux], capture_output=True, text=True, check=True).stdout
+    offs = [int(a, 16) - start for a in re.findall(r"^ *([0-9a-f]+):\t", dis, re.M)]
+    print(name, *offs)
+' "${CROSS_COMPILE}objdump" "$OBJ/vmlinux" >"$root/harness/stress.funcs"
 # The sample for `make acceptance`: the kernel's functions of 16 to 1024
 # bytes whose name hashes to 0 modulo 80. Chosen by name, not by address,
 # so that both kernels draw the same functions.

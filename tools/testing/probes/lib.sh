@@ -7,18 +7,47 @@ HARNESS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 TOP=${TOP:-$(cd "$HARNESS/../../.." && pwd)}
 BUILD=${BUILD:-$TOP/build}
 KERNEL=${KERNEL:-series}
+# The guest's architecture: arm64 (the default) or x86_64.
+GUEST=${GUEST:-arm64}
 BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 BASE=$BUILD/base/linux
-KDIR=$BUILD/$KERNEL
+KDIR=$BUILD/$GUEST/$KERNEL
 # Built in tree: with every path relative, objects hash the same in ccache
 # for both kernels and for every clone of the project.
 SRC=$KDIR/src
 OBJ=$SRC
 LOGS=$KDIR/logs
 JOBS=${JOBS:-$(nproc)}
+# One kernel build at a time on the machine, whoever starts it.
+KBUILD_LOCK=$BUILD/.kbuild.lock
 
-export ARCH=arm64
-export CROSS_COMPILE=aarch64-linux-gnu-
+# What differs between the guests: the toolchain, the kernel image, the
+# Debian architecture of the guest's packages and libraries, QEMU and its
+# console.
+case $GUEST in
+arm64)
+	export ARCH=arm64
+	export CROSS_COMPILE=aarch64-linux-gnu-
+	IMAGE_TARGET=Image
+	IMAGE=arch/arm64/boot/Image
+	DEB_ARCH=arm64
+	MULTIARCH=aarch64-linux-gnu
+	QEMU=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
+	      -device virtio-serial-device)
+	CONSOLE=ttyAMA0
+	;;
+x86_64)
+	export ARCH=x86_64
+	export CROSS_COMPILE=
+	IMAGE_TARGET=bzImage
+	IMAGE=arch/x86/boot/bzImage
+	DEB_ARCH=amd64
+	MULTIARCH=x86_64-linux-gnu
+	QEMU=(qemu-system-x86_64 -M q35 -cpu max -device virtio-serial-pci)
+	CONSOLE=ttyS0
+	;;
+*) echo "GUEST must be arm64 or x86_64, not '$GUEST'" >&2; exit 2 ;;
+esac
 # Reproducible objects, so that ccache hits across clones and kernels.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=probes

@@ -2,14 +2,18 @@
 # SPDX-License-Identifier: GPL-2.0
 """Judge the results a guest job reported and print the summary.
 
-usage: report.py KERNEL RESULTS [EXTRA...]
+usage: report.py [--no-total] GUEST KERNEL RESULTS [EXTRA...]
+
+GUEST is the guest's architecture (arm64, x86_64), or "host" for the tests
+that run on the host alone.
 
 RESULTS is what the guest wrote on hvc0 (see guest/check.sh); each EXTRA is
 a file of further "@result SUITE STATUS NAME" lines (the host's own tests,
 the boot itself). A test passes when it reports PASS (or ftracetest's XFAIL,
 a failure its own test expects). Any other status is a failure unless the
-expectations file lists that exact status for that test on this kernel, with
-the measured reason; then it counts as skipped and the reason is printed.
+expectations file lists that exact status for that test on this guest and
+kernel, with the measured reason; then it counts as skipped and the reason
+is printed.
 The last line is "N passed, N failed, N skipped"; the exit status is 1 when
 anything failed.
 """
@@ -21,8 +25,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 LOG_LINES = 200
 
 
-def load_expectations(kernel):
-    """Map (suite, test) to (status, reason) for this kernel."""
+def load_expectations(guest, kernel):
+    """Map (suite, test) to (status, reason) for this guest and kernel.
+
+    The KERNELS field is all, upstream or series, for every guest, or
+    GUEST:KERNELS for one guest alone."""
     expected = {}
     with open(os.path.join(HERE, "expected")) as f:
         for lineno, line in enumerate(f, 1):
@@ -33,6 +40,9 @@ def load_expectations(kernel):
             if len(fields) < 5:
                 sys.exit(f"expected:{lineno}: want SUITE TEST KERNELS STATUS REASON")
             suite, test, kernels, status, reason = fields
+            where, _, kernels = kernels.rpartition(":")
+            if where not in ("", guest):
+                continue
             if kernels in ("all", kernel):
                 expected[(suite, test)] = (status, reason)
     return expected
@@ -93,8 +103,12 @@ def parse(path, results, logs):
 
 
 def main():
-    kernel, files = sys.argv[1], sys.argv[2:]
-    expected = load_expectations(kernel)
+    args = sys.argv[1:]
+    no_total = args[:1] == ["--no-total"]
+    if no_total:
+        args = args[1:]
+    guest, kernel, files = args[0], args[1], args[2:]
+    expected = load_expectations(guest, kernel)
     results, logs = [], {}
     for path in files:
         parse(path, results, logs)
@@ -118,11 +132,11 @@ def main():
             failed_logs.append((suite, name))
         idx = {"pass": 0, "FAIL": 1, "skip": 2}[verdict]
         counts[suite][idx] += 1
-        print(f"{verdict:4} {suite}: {name}{note}")
+        print(f"{verdict:4} {guest} {suite}: {name}{note}")
 
     for (suite, name), (status, reason) in sorted(expected.items()):
         if suite in counts:
-            print(f"note {suite}: {name} is listed as {status} but did not run")
+            print(f"note {guest} {suite}: {name} is listed as {status} but did not run")
 
     printed = set()
     for suite, name in failed_logs:
@@ -146,11 +160,12 @@ def main():
     for suite in order:
         p, f, s = counts[suite]
         total = [total[0] + p, total[1] + f, total[2] + s]
-        print(f"suite {suite}: {p} passed, {f} failed, {s} skipped")
+        print(f"suite {guest} {suite}: {p} passed, {f} failed, {s} skipped")
     if not results:
         total[1] += 1
         print("no test reported a result")
-    print(f"{total[0]} passed, {total[1]} failed, {total[2]} skipped")
+    summary = f"{total[0]} passed, {total[1]} failed, {total[2]} skipped"
+    print(f"{guest} {kernel}: {summary}" if no_total else summary)
     return 1 if total[1] else 0
 
 

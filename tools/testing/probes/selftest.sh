@@ -20,7 +20,7 @@ git -C "$top" init -q
 assemble() {
 	TOP=$top BUILD=$work/build KERNEL=series "$HARNESS/assemble.sh" >"$work/out" 2>&1
 }
-src=$work/build/series/src
+src=$work/build/arm64/series/src
 
 check() { # name command...
 	local name=$1

@@ -9,7 +9,7 @@
 # in the series; the "Files:" line itself is not part of the message.
 . "$(dirname "$0")/lib.sh"
 KERNEL=series
-KDIR=$BUILD/series
+KDIR=$BUILD/$GUEST/series
 "$HARNESS/assemble.sh"
 
 git_dir=$BUILD/series-git

@@ -7,9 +7,9 @@
 # libc6-dev-arm64-cross is only recommended by the cross compiler, and
 # recommends are not installed; the guest's programs need its headers.
 pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
-      qemu-system-arm
+      qemu-system-arm qemu-system-x86
       linux-source-6.12 bc bison flex libssl-dev libelf-dev cpio dwarves
-      ccache make gcc patch python3 xz-utils kmod)
+      ccache make gcc libc6-dev patch python3 xz-utils kmod)
 # What one target alone needs (make profile: gdb-multiarch).
 read -ra extra <<<"${SETUP_EXTRA:-}"
 pkgs+=("${extra[@]}")
@@ -22,7 +22,7 @@ done
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 update=
-# The guest's busybox is an arm64 package.
+# The arm64 guest's packages are arm64's.
 if ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	say "setup: adding the arm64 architecture to dpkg"
 	$sudo dpkg --add-architecture arm64
@@ -49,33 +49,37 @@ if [ "$want" != "$have" ] || [ ! -f "$BASE/Makefile" ]; then
 	echo "$want" >"$BUILD/base/VERSION"
 fi
 
-# The guest's userland: Debian's arm64 static busybox, unpacked from its
-# package rather than installed over the host's own tools.
-if [ ! -x "$BUILD/debs/busybox/bin/busybox" ]; then
-	say "setup: fetching busybox-static:arm64"
-	mkdir -p "$BUILD/debs"
-	(cd "$BUILD/debs" && rm -f busybox-static_*.deb &&
-		apt-get download -q busybox-static:arm64 >/dev/null 2>&1 ||
-		{ apt-get update -qq && apt-get download -q busybox-static:arm64 >/dev/null; })
-	rm -rf "$BUILD/debs/busybox"
-	dpkg-deb -x "$BUILD"/debs/busybox-static_*.deb "$BUILD/debs/busybox"
-fi
+# fetch_debs DIR PACKAGE...: Debian's packages (for a guest architecture,
+# PACKAGE:ARCH), unpacked into one root, DIR, that the initramfs takes its
+# files from; not installed over the host's own.
+fetch_debs() {
+	local dir=$1
+	shift
+	mkdir -p "$dir-debs"
+	# shellcheck disable=SC2068
+	(cd "$dir-debs" && rm -f ./*.deb &&
+		{ apt-get download -q $@ >/dev/null 2>&1 ||
+		{ apt-get update -qq && apt-get download -q $@ >/dev/null; }; })
+	rm -rf "$dir"
+	for deb in "$dir"-debs/*.deb; do
+		dpkg-deb -x "$deb" "$dir"
+	done
+}
 
-# A real client of the events for the tests: Debian's arm64 trace-cmd with
-# the libraries it loads (libtraceevent parses the events' formats), unpacked
-# into one root the initramfs takes its files from.
+# The guests' userland, for each guest architecture: Debian's static
+# busybox, and a real client of the events for the tests, trace-cmd, with
+# the libraries it loads (libtraceevent parses the events' formats).
 TRACECMD_DEBS="trace-cmd libtraceevent1 libtraceevent1-plugin libtracefs1
 	libzstd1 libc6 libgcc-s1"
-if [ ! -x "$BUILD/debs/tracecmd/usr/bin/trace-cmd" ]; then
-	say "setup: fetching trace-cmd:arm64 and its libraries"
-	mkdir -p "$BUILD/debs/tracecmd-debs"
-	pkgs=$(for p in $TRACECMD_DEBS; do printf '%s:arm64 ' "$p"; done)
-	# shellcheck disable=SC2086
-	(cd "$BUILD/debs/tracecmd-debs" && rm -f ./*.deb &&
-		{ apt-get download -q $pkgs >/dev/null 2>&1 ||
-		{ apt-get update -qq && apt-get download -q $pkgs >/dev/null; }; })
-	rm -rf "$BUILD/debs/tracecmd"
-	for deb in "$BUILD"/debs/tracecmd-debs/*.deb; do
-		dpkg-deb -x "$deb" "$BUILD/debs/tracecmd"
-	done
-fi
+for arch in arm64 amd64; do
+	if [ ! -x "$BUILD/debs/$arch/busybox/bin/busybox" ]; then
+		say "setup: fetching busybox-static:$arch"
+		fetch_debs "$BUILD/debs/$arch/busybox" "busybox-static:$arch"
+	fi
+	if [ ! -x "$BUILD/debs/$arch/tracecmd/usr/bin/trace-cmd" ]; then
+		say "setup: fetching trace-cmd:$arch and its libraries"
+		# shellcheck disable=SC2086
+		fetch_debs "$BUILD/debs/$arch/tracecmd" \
+			$(for p in $TRACECMD_DEBS; do printf '%s:%s ' "$p" "$arch"; done)
+	fi
+done

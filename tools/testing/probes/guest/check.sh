@@ -79,8 +79,13 @@ sample_test() { # module pattern...
 }
 
 samples_suite() {
-	sample_test kprobe_example '<kernel_clone> p->addr = 0x[0-9a-f]+, pc = 0x' \
-		'<kernel_clone> p->addr = 0x[0-9a-f]+, pstate = 0x'
+	# The pre- and post-handler's lines, as each architecture prints them.
+	case $(uname -m) in
+	aarch64) pre='pc = 0x' post='pstate = 0x' ;;
+	*) pre='ip = [0-9a-f]+, flags = 0x' post='flags = 0x' ;;
+	esac
+	sample_test kprobe_example "<kernel_clone> p->addr = 0x[0-9a-f]+, $pre" \
+		"<kernel_clone> p->addr = 0x[0-9a-f]+, $post"
 	sample_test kretprobe_example 'kernel_clone returned [0-9]+ and took [0-9]+ ns'
 	# The in-kernel event generation API: the module's init creates,
 	# enables and records two events; a failure refuses the load.

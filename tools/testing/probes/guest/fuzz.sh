@@ -12,9 +12,9 @@ leaks=/sys/kernel/debug/kmemleak
 echo 0 >events/enable
 echo >dynamic_events
 # The events that must survive: group "sentinel", which no input names.
-echo "p:sentinel/k1 vfs_read a=%x0 s=+0(%x1):string" >>kprobe_events
+echo "p:sentinel/k1 vfs_read a=$A0 s=+0($A1):string" >>kprobe_events
 echo "r:sentinel/k2 vfs_read r=\$retval" >>kprobe_events
-echo "p:sentinel/u1 /bin/busybox:0x1000 x=%x0" >>uprobe_events
+echo "p:sentinel/u1 /bin/busybox:0x1000 x=$A0" >>uprobe_events
 echo "e:sentinel/e1 sched.sched_process_fork p=\$parent_pid" >>dynamic_events
 grep sentinel dynamic_events | sort >/tmp/sentinels.before
 

@@ -11,10 +11,22 @@ log_file() { # suite name file
 	echo "@endlog" >&3
 }
 
-# The bench's function and its probe points: the offsets of its first STP
-# (stepped out of line) and of its first BL (simulated). Sets f, stp, bl.
+# Registers as probe definitions name them on this guest: the first six
+# argument registers, and one that holds a code address at a function's
+# entry (the link register; on x86 the PC, the return address being on
+# the stack), and the one a function returns its value in.
+case $(uname -m) in
+aarch64) A0=%x0 A1=%x1 A2=%x2 A3=%x3 A4=%x4 A5=%x5 RCODE=%x30 RRET=%x0 ;;
+x86_64) A0=%di A1=%si A2=%dx A3=%cx A4=%r8 A5=%r9 RCODE=%ip RRET=%ax ;;
+esac
+
+# The bench's function, the getppid system call's handler, and its probe
+# points (bench.offsets, from the host's disassembly): "body", an
+# instruction past the entry; on arm64 "stp", its first STP (stepped out
+# of line) and "bl", its first BL (simulated). Sets f, body, stp, bl.
 bench_points() {
-	f=__arm64_sys_getppid
+	f=$(sed -n 's/^func //p' /harness/bench.offsets)
+	body=$(sed -n 's/^body //p' /harness/bench.offsets)
 	stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
 	bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
 }

@@ -28,9 +28,9 @@ forks() { # n: fork and wait n times from this shell
 	done
 }
 
-step "Function entry: do_sys_openat2, its dfd in x0 and its path through x1"
+step "Function entry: do_sys_openat2, its dfd in $A0 and its path through $A1"
 reset_tracing
-show "echo 'p:myprobe do_sys_openat2 dfd=%x0 path=+0(%x1):string' > kprobe_events"
+show "echo 'p:myprobe do_sys_openat2 dfd=$A0 path=+0($A1):string' > kprobe_events"
 show "echo 1 > events/kprobes/myprobe/enable"
 show "cat /etc/passwd /etc/group > /dev/null"
 show "echo 0 > events/kprobes/myprobe/enable"
@@ -39,8 +39,8 @@ trace_lines | grep -E 'path="/etc/(passwd|group)"'
 
 step "kprobe and kretprobe on kernel_clone, after three forks"
 reset_tracing
-show "echo 'p kernel_clone %x0 %x1 %x2 %x3 %x4 %x5' > kprobe_events"
-show "echo 'r kernel_clone pid=%x0' >> kprobe_events"
+show "echo 'p kernel_clone $A0 $A1 $A2 $A3 $A4 $A5' > kprobe_events"
+show "echo 'r kernel_clone pid=$RRET' >> kprobe_events"
 show "cat kprobe_events"
 show "echo 1 > events/kprobes/enable"
 forks 3
@@ -49,7 +49,7 @@ trace_lines
 
 step "Pointer dereference on do_wait, and \$retval"
 reset_tracing
-show "echo 'p:wait_p do_wait wo_type=+0(%x0):u32 wo_flags=+4(%x0):u32' > kprobe_events"
+show "echo 'p:wait_p do_wait wo_type=+0($A0):u32 wo_flags=+4($A0):u32' > kprobe_events"
 show "echo 'r:wait_r do_wait \$retval' >> kprobe_events"
 show "echo 1 > events/kprobes/enable"
 forks 2
@@ -59,7 +59,7 @@ trace_lines
 step "Probes at raw instruction addresses inside kernel_clone"
 reset_tracing
 # walkthrough.insns was made on the host from a disassembly of vmlinux:
-# "OFFSET TEXT" for the instructions right after two calls, where x0 holds
+# "OFFSET TEXT" for the instructions right after two calls, where $RRET holds
 # what the callee returned.
 base=$(grep -E ' [tT] kernel_clone$' /proc/kallsyms | cut -d' ' -f1)
 echo "kernel_clone is at 0x$base (/proc/kallsyms); from the disassembly:"
@@ -67,7 +67,7 @@ cat /harness/walkthrough.disasm
 while read -r off text; do
 	low=$(printf '%08x' $((0x${base#????????} + off)))
 	addr=${base%????????}$low
-	show "echo 'p 0x$addr %x0' >> kprobe_events"
+	show "echo 'p 0x$addr $RRET' >> kprobe_events"
 done </harness/walkthrough.insns
 show "echo 1 > events/kprobes/enable"
 forks 3

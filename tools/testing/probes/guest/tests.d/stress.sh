@@ -15,16 +15,14 @@ echo >trace
 echo >kprobe_events
 n=0
 refused=0
-while read -r fn size; do
-	off=0
-	while [ $off -lt "$size" ]; do
+while read -r fn offsets; do
+	for off in $offsets; do
 		if echo "p:stress/s$n $fn+$off" >>kprobe_events 2>/dev/null; then
 			n=$((n + 1))
 		else
 			refused=$((refused + 1))
 			echo "refused: $fn+$off" >>$log
 		fi
-		off=$((off + 4))
 	done
 done </harness/stress.funcs
 echo "$n probes defined, $refused refused, on $(wc -l </harness/stress.funcs) functions" >>$log

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# A real client: Debian's arm64 trace-cmd, whose libtraceevent formats the
+# A real client: Debian's trace-cmd, whose libtraceevent formats the
 # records from each event's format file, must show for kprobe and kretprobe
 # events with arguments of every type the same values `cat trace` shows.
 # One result per type: every argument of that type in every record agrees.
@@ -18,14 +18,14 @@ f=do_sys_openat2
 while read -r def; do
 	echo "$def" >>kprobe_events || result tracecmd FAIL "define: $def"
 done <<EOF
-p:tc/ints $f u8=%x3:u8 u16=%x3:u16 u32=%x3:u32 u64=%x3:u64 s8=%x0:s8 s16=%x0:s16 s32=%x0:s32 s64=%x0:s64
-p:tc/hex $f x8=%x3:x8 x16=%x3:x16 x32=%x3:x32 x64=%x3:x64
-p:tc/str $f string=+0(%x1):string ustring=+u0(%x1):ustring comm=\$comm imm=\\"text"
-p:tc/chr $f char=+1(%x1):char
-p:tc/sym $f symbol=%x30:symbol symstr=%x30:symstr
-p:tc/bits $f bitfield=%x3:b4@4/32
-p:tc/arr $f u8arr=+0(%x1):u8[4] x16arr=+0(%x1):x16[2] x64arr=+0(%x1):x64[2] chararr=+0(%x1):char[3] u16arr=+0(%x1):u16[2]
-p:tc/strarr $f strarr=+0(%x2):string[1]
+p:tc/ints $f u8=$A3:u8 u16=$A3:u16 u32=$A3:u32 u64=$A3:u64 s8=$A0:s8 s16=$A0:s16 s32=$A0:s32 s64=$A0:s64
+p:tc/hex $f x8=$A3:x8 x16=$A3:x16 x32=$A3:x32 x64=$A3:x64
+p:tc/str $f string=+0($A1):string ustring=+u0($A1):ustring comm=\$comm imm=\\"text"
+p:tc/chr $f char=+1($A1):char
+p:tc/sym $f symbol=$RCODE:symbol symstr=$RCODE:symstr
+p:tc/bits $f bitfield=$A3:b4@4/32
+p:tc/arr $f u8arr=+0($A1):u8[4] x16arr=+0($A1):x16[2] x64arr=+0($A1):x64[2] chararr=+0($A1):char[3] u16arr=+0($A1):u16[2]
+p:tc/strarr $f strarr=+0($A2):string[1]
 r:tc/ret $f retval=\$retval:s64 entry=\$arg1:s32
 EOF
 echo 1 >events/tc/enable

@@ -6,6 +6,8 @@
 # program must still compute right, and each event must show, in order, the
 # values of its ten hits.
 . /harness/lib.sh
+# arm64's own backend: other guests test theirs with ftracetest.
+[ "$(uname -m)" = aarch64 ] || exit 0
 prog=/harness/progs/uprobe_target
 cd /sys/kernel/tracing
 
