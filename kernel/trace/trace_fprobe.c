@@ -1,0 +1,1136 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Fprobe events: "f" and "t" definitions in dynamic_events.
+ *
+ * An "f" definition puts an fprobe (ftrace's hook at a function's entry,
+ * and a rethook at its return for "%return") on the functions of a name.
+ * A "t" definition reads a tracepoint's raw arguments: it hangs the
+ * tracepoint's own empty stub, __probestub_<name>(), on the tracepoint as
+ * a probe, and puts an fprobe on the stub's entry; the tracepoint's
+ * arguments are then the stub's, after its data pointer.  Either way a
+ * hit is an fprobe handler, recorded the way trace_kprobe.c records a
+ * kprobe's, by the same fetch engine (trace_probe_tmpl.h).
+ *
+ * Locking: definitions are created and removed under dyn_event_ops_mutex
+ * and event_mutex, and so are fprobes registered and unregistered (a
+ * module's tracepoints come and go under event_mutex too); the handlers
+ * run in any context and see the enabled instance files through an RCU
+ * list (trace_probe.c).
+ */
+#define pr_fmt(fmt)	"trace_fprobe: " fmt
+
+#include <linux/ctype.h>
+#include <linux/fprobe.h>
+#include <linux/kallsyms.h>
+#include <linux/module.h>
+#include <linux/security.h>
+#include <linux/tracepoint.h>
+
+#include "trace_dynevent.h"
+#include "trace_probe.h"
+#include "trace_probe_kernel.h"
+#include "trace_probe_tmpl.h"
+
+/* The default groups, and how many returns an exit probe may wait for. */
+#define FPROBE_EVENT_SYSTEM	"fprobes"
+#define TPROBE_EVENT_SYSTEM	"tracepoints"
+#define FPROBE_MAXACTIVE_MAX	4096
+
+/**
+ * struct trace_fprobe - an fprobe event definition
+ * @devent: its entry in the dynamic event list
+ * @symbol: the function or the tracepoint, as named
+ * @is_return: a "%return" probe
+ * @is_tpoint: a "t" (tracepoint) probe
+ * @maxactive: the MAXACTIVE given, 0 for the fprobe's own default
+ * @tpoint: "t" only: the tracepoint, NULL while its module is not loaded
+ * @mod: "t" only: the module @tpoint is in, NULL for the kernel's
+ * @fp: the fprobe; derived from the fields above, and rebuilt by
+ *	tf_fprobe_prepare() each time it is registered
+ * @tp: the event side; must be last, its arguments follow it
+ */
+struct trace_fprobe {
+	struct dyn_event	devent;
+	const char		*symbol;
+	bool			is_return;
+	bool			is_tpoint;
+	int			maxactive;
+	struct tracepoint	*tpoint;
+	struct module		*mod;
+	struct fprobe		fp;
+	struct trace_probe	tp;
+};
+
+/* Defined at the end: how dynamic_events creates, shows and frees ours. */
+static struct dyn_event_operations trace_fprobe_ops;
+
+static struct trace_fprobe *to_trace_fprobe(struct dyn_event *ev)
+{
+	return container_of(ev, struct trace_fprobe, devent);
+}
+
+/* The fprobe event of a dynamic event, or NULL for another kind. */
+static struct trace_fprobe *dyn_to_tf(struct dyn_event *ev)
+{
+	return ev->ops == &trace_fprobe_ops ? to_trace_fprobe(ev) : NULL;
+}
+
+static struct trace_fprobe *tp_to_tf(struct trace_probe *tp)
+{
+	return container_of(tp, struct trace_fprobe, tp);
+}
+
+static struct trace_fprobe *tf_primary(struct trace_event_call *call)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	return tp ? tp_to_tf(tp) : NULL;
+}
+
+static bool tf_is_registered(struct trace_fprobe *tf)
+{
+	return fprobe_is_registered(&tf->fp);
+}
+
+/*
+ * fprobe_is_registered() reads the ftrace_ops' saved handler, which ftrace
+ * leaves in place when the ops is unregistered, or fails to register: so
+ * an fprobe that is not in the kernel is wiped, to say so.
+ */
+static void tf_fprobe_clear(struct trace_fprobe *tf)
+{
+	memset(&tf->fp, 0, sizeof(tf->fp));
+}
+
+static bool tf_dyn_busy(struct dyn_event *ev)
+{
+	return trace_probe_is_enabled(&to_trace_fprobe(ev)->tp);
+}
+
+/* The place is shown "SYM%return" for an exit probe; either form matches. */
+static bool tf_place_is(struct trace_fprobe *tf, const char *place)
+{
+	size_t len = strlen(tf->symbol);
+
+	if (strncmp(place, tf->symbol, len))
+		return false;
+	return !place[len] || (tf->is_return && !strcmp(place + len, "%return"));
+}
+
+static bool tf_dyn_match(const char *system, const char *event,
+			 int argc, const char **argv, struct dyn_event *ev)
+{
+	struct trace_fprobe *tf = to_trace_fprobe(ev);
+
+	if (event[0] && strcmp(trace_probe_name(&tf->tp), event))
+		return false;
+	if (system && strcmp(trace_probe_group_name(&tf->tp), system))
+		return false;
+	if (!argc)
+		return true;
+	if (!tf_place_is(tf, argv[0]))
+		return false;
+	return trace_probe_match_command_args(&tf->tp, argc - 1, argv + 1);
+}
+
+/* ---- Recording a hit ----------------------------------------------------- */
+
+/**
+ * struct tf_hit - what the fprobe handlers know of a hit
+ * @regs: the registers at the function's entry or return
+ * @edata: for an exit, the words its entry saved (entry arguments)
+ * @func: the function's ftrace site (where the hit was, for an entry)
+ * @ret_ip: for an exit, where the function returned to
+ */
+struct tf_hit {
+	struct pt_regs	*regs;
+	void		*edata;
+	unsigned long	func;
+	unsigned long	ret_ip;
+};
+
+/*
+ * A record starts as a kprobe's does, and the format files say so: the
+ * ftrace site for an entry, the function and the return address for an
+ * exit (trace.h's struct fentry_trace_entry_head and its fexit twin).
+ */
+static nokprobe_inline size_t tf_head_size(bool is_return)
+{
+	return is_return ? sizeof(struct fexit_trace_entry_head) :
+			   sizeof(struct fentry_trace_entry_head);
+}
+
+static nokprobe_inline void tf_fill_head(struct trace_fprobe *tf,
+					 struct tf_hit *hit, void *rec)
+{
+	struct fentry_trace_entry_head *entry = rec;
+	struct fexit_trace_entry_head *exit = rec;
+
+	if (tf->is_return) {
+		exit->func = hit->func;
+		exit->ret_ip = hit->ret_ip;
+	} else {
+		entry->ip = hit->func;
+	}
+}
+
+/* Write a record of the hit into @file's buffer. */
+static nokprobe_inline void tf_record(struct trace_fprobe *tf,
+				      struct tf_hit *hit,
+				      struct trace_event_file *file)
+{
+	struct probe_fetch_env env = { .regs = hit->regs, .edata = hit->edata };
+	size_t head = tf_head_size(tf->is_return);
+	struct trace_event_buffer fbuffer;
+	void *rec;
+	int dsize;
+
+	if (trace_trigger_soft_disabled(file))
+		return;
+	dsize = probe_args_dynsize(&tf->tp, &env);
+	rec = probe_event_reserve(&fbuffer, file, head + tf->tp.size + dsize);
+	if (!rec)
+		return;
+	fbuffer.regs = hit->regs;
+	tf_fill_head(tf, hit, rec);
+	probe_args_store(rec + head, &tf->tp, &env, head, dsize);
+	trace_event_buffer_commit(&fbuffer);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/*
+ * Give the hit to perf.  BPF has no way in: perf attaches programs to
+ * kprobe, uprobe and tracepoint events only.
+ */
+static void tf_perf(struct trace_fprobe *tf, struct tf_hit *hit)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tf->tp);
+	struct probe_fetch_env env = { .regs = hit->regs, .edata = hit->edata };
+	size_t head = tf_head_size(tf->is_return);
+	struct hlist_head *listeners = this_cpu_ptr(call->perf_events);
+	int rctx, dsize, size;
+	void *rec;
+
+	if (hlist_empty(listeners))
+		return;
+	dsize = probe_args_dynsize(&tf->tp, &env);
+	/* perf wants the record with its u32 size header u64-aligned. */
+	size = ALIGN(head + tf->tp.size + dsize + sizeof(u32), sizeof(u64)) -
+	       sizeof(u32);
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return;
+	tf_fill_head(tf, hit, rec);
+	memset(rec + head, 0, size - head);
+	probe_args_store(rec + head, &tf->tp, &env, head, dsize);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, hit->regs,
+			      listeners, NULL);
+}
+
+NOKPROBE_SYMBOL(tf_perf);
+#else
+static void tf_perf(struct trace_fprobe *tf, struct tf_hit *hit)
+{
+}
+#endif
+
+static nokprobe_inline void tf_hit(struct trace_fprobe *tf, struct tf_hit *hit)
+{
+	unsigned int flags = trace_probe_load_flags(&tf->tp);
+	struct event_file_link *link;
+
+	if (flags & TP_FLAG_TRACE)
+		trace_probe_for_each_link_rcu(link, &tf->tp)
+			tf_record(tf, hit, link->file);
+	if (flags & TP_FLAG_PROFILE)
+		tf_perf(tf, hit);
+}
+
+static int fentry_dispatcher(struct fprobe *fp, unsigned long entry_ip,
+			     unsigned long ret_ip, struct pt_regs *regs,
+			     void *entry_data)
+{
+	struct tf_hit hit = { .regs = regs, .func = entry_ip };
+
+	tf_hit(container_of(fp, struct trace_fprobe, fp), &hit);
+	return 0;
+}
+
+static void fexit_dispatcher(struct fprobe *fp, unsigned long entry_ip,
+			     unsigned long ret_ip, struct pt_regs *regs,
+			     void *entry_data)
+{
+	struct tf_hit hit = {
+		.regs = regs, .edata = entry_data,
+		.func = entry_ip, .ret_ip = ret_ip,
+	};
+
+	tf_hit(container_of(fp, struct trace_fprobe, fp), &hit);
+}
+
+NOKPROBE_SYMBOL(fentry_dispatcher);
+NOKPROBE_SYMBOL(fexit_dispatcher);
+
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+/*
+ * An exit probe whose arguments read entry arguments saves them here, in
+ * the rethook's per-call data; returning 0 keeps the exit armed.
+ */
+static int fexit_save_args(struct fprobe *fp, unsigned long entry_ip,
+			   unsigned long ret_ip, struct pt_regs *regs,
+			   void *entry_data)
+{
+	struct trace_fprobe *tf = container_of(fp, struct trace_fprobe, fp);
+
+	store_trace_entry_data(entry_data, &tf->tp, regs);
+	return 0;
+}
+
+NOKPROBE_SYMBOL(fexit_save_args);
+#else
+/* Without the argument access API the parser saves no entry argument. */
+#define fexit_save_args	NULL
+#endif
+
+/* ---- The event --------------------------------------------------------- */
+
+/* "NAME: (SYM+off/size) ARGS", or "NAME: (CALLER+off/size <- SYM) ARGS". */
+static enum print_line_t print_tf_event(struct trace_iterator *iter, int flags,
+					struct trace_event *event)
+{
+	struct trace_fprobe *tf = tf_primary(container_of(event,
+					struct trace_event_call, event));
+	struct fexit_trace_entry_head *exit = (void *)iter->ent;
+	struct fentry_trace_entry_head *entry = (void *)iter->ent;
+	struct trace_seq *s = &iter->seq;
+
+	if (WARN_ON_ONCE(!tf))
+		return trace_handle_return(s);
+	trace_seq_printf(s, "%s: (", trace_probe_name(&tf->tp));
+	if (tf->is_return) {
+		seq_print_ip_sym(s, exit->ret_ip, flags | TRACE_ITER_SYM_OFFSET);
+		trace_seq_puts(s, " <- ");
+		seq_print_ip_sym(s, exit->func, flags & ~TRACE_ITER_SYM_OFFSET);
+	} else {
+		seq_print_ip_sym(s, entry->ip, flags | TRACE_ITER_SYM_OFFSET);
+	}
+	trace_seq_putc(s, ')');
+	if (!trace_probe_print_args(s, tf->tp.args, tf->tp.nr_args,
+				    (u8 *)iter->ent + tf_head_size(tf->is_return),
+				    iter->ent))
+		trace_seq_putc(s, '\n');
+	return trace_handle_return(s);
+}
+
+static int tf_define_fields(struct trace_event_call *call)
+{
+	struct trace_fprobe *tf = tf_primary(call);
+	int ret;
+
+	if (WARN_ON_ONCE(!tf))
+		return -ENOENT;
+	if (tf->is_return) {
+		ret = trace_define_field(call, "unsigned long", FIELD_STRING_FUNC,
+					 offsetof(struct fexit_trace_entry_head, func),
+					 sizeof(long), 0, FILTER_OTHER);
+		if (!ret)
+			ret = trace_define_field(call, "unsigned long",
+						 FIELD_STRING_RETIP,
+						 offsetof(struct fexit_trace_entry_head,
+							  ret_ip),
+						 sizeof(long), 0, FILTER_OTHER);
+	} else {
+		ret = trace_define_field(call, "unsigned long", FIELD_STRING_IP,
+					 offsetof(struct fentry_trace_entry_head, ip),
+					 sizeof(long), 0, FILTER_OTHER);
+	}
+	if (ret)
+		return ret;
+	return traceprobe_define_arg_fields(call, tf_head_size(tf->is_return),
+					    &tf->tp);
+}
+
+static struct trace_event_functions tf_event_funcs = {
+	.trace = print_tf_event,
+};
+
+static struct trace_event_fields tf_fields[] = {
+	{ .type = TRACE_FUNCTION_TYPE, .define_fields = tf_define_fields },
+	{}
+};
+
+/*
+ * Enabling and disabling an event flips its probes' fprobes between
+ * soft-disabled and live; they stay registered, their ftrace hooks in.
+ */
+static void tf_arm_all(struct trace_probe *tp, bool on)
+{
+	struct trace_probe *pos;
+
+	trace_probe_for_each_sibling(pos, tp) {
+		struct trace_fprobe *tf = tp_to_tf(pos);
+
+		if (!tf_is_registered(tf))
+			continue;
+		if (on)
+			enable_fprobe(&tf->fp);
+		else
+			disable_fprobe(&tf->fp);
+	}
+}
+
+/* Record into @file, or for perf if NULL. */
+static int enable_trace_fprobe(struct trace_event_call *call,
+			       struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	bool was_enabled;
+	int ret;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	was_enabled = trace_probe_is_enabled(tp);
+	/* An instance's file gets a link; perf, which has none, a flag. */
+	ret = file ? trace_probe_add_file(tp, file) : 0;
+	if (ret)
+		return ret;
+	if (!file)
+		trace_probe_set_flag(tp, TP_FLAG_PROFILE);
+	if (!was_enabled)
+		tf_arm_all(tp, true);
+	return 0;
+}
+
+static int disable_trace_fprobe(struct trace_event_call *call,
+				struct trace_event_file *file)
+{
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+	unsigned int flags;
+	bool last;
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	if (file && !trace_probe_get_file_link(tp, file))
+		return -ENOENT;
+	flags = trace_probe_load_flags(tp);
+	last = file ? !(flags & TP_FLAG_PROFILE) &&
+		      list_is_singular(&tp->event->files) :
+		      !(flags & TP_FLAG_TRACE);
+	/* The last consumer going: stop the hits before the flags drop. */
+	if (last)
+		tf_arm_all(tp, false);
+	if (file)
+		trace_probe_remove_file(tp, file);
+	else
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+	return 0;
+}
+
+/* The event core's requests: record into a file, or for perf (no file). */
+static int fprobe_register(struct trace_event_call *event,
+			   enum trace_reg type, void *data)
+{
+	struct trace_event_file *file = data;
+	bool on = type == TRACE_REG_REGISTER;
+
+	switch (type) {
+	case TRACE_REG_REGISTER:
+	case TRACE_REG_UNREGISTER:
+		break;
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+	case TRACE_REG_PERF_UNREGISTER:
+		on = type == TRACE_REG_PERF_REGISTER;
+		file = NULL;
+		break;
+#endif
+	default:
+		/* perf's open, close, add and del need nothing of an fprobe. */
+		return 0;
+	}
+	return on ? enable_trace_fprobe(event, file) :
+		    disable_trace_fprobe(event, file);
+}
+
+/* What the fprobe events of a group share, "f" and "t" alike. */
+static const struct trace_event_class tf_class = {
+	.fields_array	= tf_fields,
+	.reg		= fprobe_register,
+};
+
+static void tf_init_event(struct trace_fprobe *tf)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tf->tp);
+
+	call->event.funcs = &tf_event_funcs;
+	call->flags = TRACE_EVENT_FL_FPROBE;
+}
+
+/* ---- Definitions ----------------------------------------------------- */
+
+static void free_trace_fprobe(struct trace_fprobe *tf)
+{
+	if (!tf)
+		return;
+	trace_probe_cleanup(&tf->tp);
+	kfree(tf->symbol);
+	kfree(tf);
+}
+
+static struct trace_fprobe *alloc_trace_fprobe(const char *group,
+					       const char *event,
+					       const char *symbol, int maxactive,
+					       int nargs, bool is_return,
+					       bool is_tpoint)
+{
+	struct trace_fprobe *tf;
+
+	tf = (void *)trace_probe_alloc(sizeof(*tf), nargs);
+	if (!tf)
+		return ERR_PTR(-ENOMEM);
+	tf->tp.nr_args = nargs;
+	tf->maxactive = maxactive;
+	tf->is_return = is_return;
+	tf->is_tpoint = is_tpoint;
+	tf->symbol = kstrdup(symbol, GFP_KERNEL);
+	if (!tf->symbol ||
+	    trace_probe_init(&tf->tp, event, group, &tf_class, 0)) {
+		free_trace_fprobe(tf);
+		return ERR_PTR(-ENOMEM);
+	}
+	dyn_event_init(&tf->devent, &trace_fprobe_ops);
+	return tf;
+}
+
+static struct trace_fprobe *find_trace_fprobe(const char *event,
+					      const char *group)
+{
+	struct trace_probe *tp = trace_probe_find_event(group, event);
+
+	if (!tp || !(trace_probe_event_call(tp)->flags & TRACE_EVENT_FL_FPROBE))
+		return NULL;
+	return tp_to_tf(tp);
+}
+
+/*
+ * The fprobe is state derived from the definition: after an unregister
+ * its ftrace_ops holds freed filters, so it is built afresh each time, in
+ * step with whether its event is enabled now.
+ */
+static void tf_fprobe_prepare(struct trace_fprobe *tf)
+{
+	struct fprobe *fp = &tf->fp;
+
+	tf_fprobe_clear(tf);
+	fp->nr_maxactive = tf->maxactive;
+	if (!tf->is_return) {
+		fp->entry_handler = fentry_dispatcher;
+	} else {
+		fp->exit_handler = fexit_dispatcher;
+		if (tf->tp.entry_arg) {
+			fp->entry_handler = fexit_save_args;
+			fp->entry_data_size =
+				traceprobe_get_entry_data_size(&tf->tp);
+		}
+	}
+	if (!trace_probe_is_enabled(&tf->tp))
+		fp->flags |= FPROBE_FL_DISABLED;
+}
+
+/**
+ * struct func_sites - the ftrace sites of the functions of one name
+ * @name: the name
+ * @ip: where they go, NULL while counting
+ * @n: sites found
+ * @room: entries of @ip
+ *
+ * A name may be several functions (statics of different files, modules'):
+ * the probe is on them all, as ftrace's filter by name would put it.
+ */
+struct func_sites {
+	const char	*name;
+	unsigned long	*ip;
+	unsigned int	n;
+	unsigned int	room;
+};
+
+static int func_site_add(void *data, unsigned long addr)
+{
+	struct func_sites *fs = data;
+	unsigned long ip = ftrace_location(addr);
+	unsigned int i;
+
+	/* Not a function ftrace can hook: a notrace one, or data. */
+	if (!ip)
+		return 0;
+	for (i = 0; fs->ip && i < min(fs->n, fs->room); i++)
+		if (fs->ip[i] == ip)
+			return 0;
+	if (fs->ip && fs->n < fs->room)
+		fs->ip[fs->n] = ip;
+	fs->n++;
+	return 0;
+}
+
+static int func_site_add_mod(void *data, const char *name, unsigned long addr)
+{
+	struct func_sites *fs = data;
+
+	return strcmp(name, fs->name) ? 0 : func_site_add(data, addr);
+}
+
+static void func_sites_scan(struct func_sites *fs)
+{
+	fs->n = 0;
+	kallsyms_on_each_match_symbol(func_site_add, fs->name, fs);
+	module_kallsyms_on_each_symbol(NULL, func_site_add_mod, fs);
+}
+
+/* The fprobe of an "f" probe, on every function named @tf->symbol. */
+static int tf_register_func(struct trace_fprobe *tf)
+{
+	struct func_sites fs = { .name = tf->symbol };
+	int ret;
+
+	/* Count, then collect: a module loaded in between is left out. */
+	func_sites_scan(&fs);
+	if (!fs.n)
+		return -ENOENT;
+	fs.room = fs.n;
+	fs.ip = kcalloc(fs.room, sizeof(*fs.ip), GFP_KERNEL);
+	if (!fs.ip)
+		return -ENOMEM;
+	func_sites_scan(&fs);
+	if (fs.n)
+		ret = register_fprobe_ips(&tf->fp, fs.ip, min(fs.n, fs.room));
+	else
+		ret = -ENOENT;
+	kfree(fs.ip);
+	return ret;
+}
+
+/*
+ * Is the stub on @tf's tracepoint needed by another of our probes?  The
+ * tracepoint takes the stub once however many probes are on it, so the
+ * last probe to leave takes it off.
+ */
+static bool tf_stub_shared(struct trace_fprobe *tf)
+{
+	struct trace_fprobe *other;
+	struct dyn_event *pos;
+
+	for_each_dyn_event(pos) {
+		other = dyn_to_tf(pos);
+		if (other && other != tf && other->is_tpoint &&
+		    other->tpoint == tf->tpoint && tf_is_registered(other))
+			return true;
+	}
+	return false;
+}
+
+static void tf_put_stub(struct trace_fprobe *tf)
+{
+	if (!tf_stub_shared(tf))
+		tracepoint_probe_unregister(tf->tpoint, tf->tpoint->probestub,
+					    NULL);
+}
+
+/*
+ * The fprobe of a "t" probe: the stub goes on the tracepoint, then the
+ * fprobe on the stub.  The stub is last of the tracepoint's probes
+ * (priority 0), after the tracepoint's own event, if enabled, records.
+ */
+static int tf_register_tpoint(struct trace_fprobe *tf)
+{
+	unsigned long stub = (unsigned long)tf->tpoint->probestub;
+	int ret;
+
+	ret = tracepoint_probe_register_prio_may_exist(tf->tpoint,
+						       tf->tpoint->probestub,
+						       NULL, 0);
+	/* Already there: another of our probes on this tracepoint put it. */
+	if (ret && ret != -EEXIST)
+		return ret;
+	ret = register_fprobe_ips(&tf->fp, &stub, 1);
+	if (ret)
+		tf_put_stub(tf);
+	return ret;
+}
+
+/*
+ * Put the fprobe into the kernel, live if the event is enabled.  A "t"
+ * probe on a tracepoint whose module is not loaded waits for it.
+ */
+static int tf_register(struct trace_fprobe *tf)
+{
+	/* fprobes read what kprobes do: the same lockdown reason. */
+	int ret = security_locked_down(LOCKDOWN_KPROBES);
+
+	if (!ret && tf_is_registered(tf))
+		ret = -EINVAL;
+	if (!ret)
+		ret = trace_probe_update_args(&tf->tp);
+	if (ret)
+		return ret;
+
+	tf_fprobe_prepare(tf);
+	if (!tf->is_tpoint)
+		ret = tf_register_func(tf);
+	else if (tf->tpoint)
+		ret = tf_register_tpoint(tf);
+	if (ret)
+		tf_fprobe_clear(tf);
+	return ret;
+}
+
+static void tf_unregister(struct trace_fprobe *tf)
+{
+	if (!tf_is_registered(tf))
+		return;
+	unregister_fprobe(&tf->fp);
+	tf_fprobe_clear(tf);
+	/* Now not registered: the stub stays only for another probe. */
+	if (tf->is_tpoint)
+		tf_put_stub(tf);
+}
+
+/*
+ * Remove a definition, and free it.  The event goes with its last probe,
+ * unless something still uses it: then nothing goes.
+ */
+static int tf_remove(struct trace_fprobe *tf)
+{
+	struct trace_event_call *call = trace_probe_event_call(&tf->tp);
+	bool last = !trace_probe_has_sibling(&tf->tp);
+
+	if (last && (trace_probe_is_enabled(&tf->tp) ||
+		     trace_event_dyn_busy(call) ||
+		     trace_probe_unregister_event_call(&tf->tp)))
+		return -EBUSY;
+	tf_unregister(tf);
+	dyn_event_remove(&tf->devent);
+	trace_probe_unlink(&tf->tp);
+	free_trace_fprobe(tf);
+	return 0;
+}
+
+/* Do two probes of an event, of the same kind, probe the same place? */
+static bool tf_same_place(struct trace_probe *a, struct trace_probe *b)
+{
+	return !strcmp(tp_to_tf(a)->symbol, tp_to_tf(b)->symbol);
+}
+
+/*
+ * Give a new definition its event (its own, or the one of its name it
+ * joins) and its fprobe; on success it is listed in dynamic_events.
+ */
+static int tf_add(struct trace_fprobe *tf)
+{
+	struct trace_fprobe *old;
+	bool other_kind;
+	int ret;
+
+	guard(mutex)(&event_mutex);
+	old = find_trace_fprobe(trace_probe_name(&tf->tp),
+				trace_probe_group_name(&tf->tp));
+	/* Entry, exit and tracepoint probes each have their own records. */
+	other_kind = old && (old->is_return != tf->is_return ||
+			     old->is_tpoint != tf->is_tpoint);
+	tf_init_event(tf);
+	ret = trace_probe_join_event(&tf->tp, old ? &old->tp : NULL,
+				     other_kind, tf_same_place);
+	if (ret)
+		return ret;
+	ret = tf_register(tf);
+	if (ret) {
+		trace_probe_leave_event(&tf->tp);
+		return ret;
+	}
+	dyn_event_add(&tf->devent, trace_probe_event_call(&tf->tp));
+	return 0;
+}
+
+/* ---- Tracepoints and modules ----------------------------------------- */
+
+/**
+ * struct tpoint_search - looking for a tracepoint by name
+ * @name: its name
+ * @hold: take a reference on @mod, to keep it until the probe is on it
+ * @mod: the module it is in, NULL for the kernel's
+ * @tpoint: the tracepoint found, or NULL
+ */
+struct tpoint_search {
+	const char		*name;
+	bool			hold;
+	struct module		*mod;
+	struct tracepoint	*tpoint;
+};
+
+static void tpoint_search_mod(struct tracepoint *tpoint, struct module *mod,
+			      void *data)
+{
+	struct tpoint_search *ts = data;
+
+	if (ts->tpoint || strcmp(tpoint->name, ts->name))
+		return;
+	/* A module on its way out is as good as not loaded. */
+	if (mod && ts->hold && !try_module_get(mod))
+		return;
+	ts->tpoint = tpoint;
+	ts->mod = mod;
+}
+
+static void tpoint_search_kernel(struct tracepoint *tpoint, void *data)
+{
+	tpoint_search_mod(tpoint, NULL, data);
+}
+
+/* The kernel's tracepoints first, then the loaded modules'. */
+static void tpoint_search(struct tpoint_search *ts)
+{
+	for_each_kernel_tracepoint(tpoint_search_kernel, ts);
+	if (!ts->tpoint)
+		for_each_module_tracepoint(tpoint_search_mod, ts);
+}
+
+#ifdef CONFIG_MODULES
+/* A module coming with a probed tracepoint, or going with one. */
+static void tf_module_coming(struct trace_fprobe *tf, struct module *mod)
+{
+	struct tpoint_search ts = { .name = tf->symbol };
+	int ret;
+
+	for_each_tracepoint_in_module(mod, tpoint_search_mod, &ts);
+	if (!ts.tpoint)
+		return;
+	tf->tpoint = ts.tpoint;
+	tf->mod = mod;
+	ret = tf_register(tf);
+	if (ret) {
+		pr_warn("Failed to register probe %s on tracepoint %s: %d\n",
+			trace_probe_name(&tf->tp), tf->symbol, ret);
+		tf->tpoint = NULL;
+		tf->mod = NULL;
+	}
+}
+
+static void tf_module_going(struct trace_fprobe *tf)
+{
+	tf_unregister(tf);
+	tf->tpoint = NULL;
+	tf->mod = NULL;
+}
+
+static int tf_tpoint_module_callback(struct notifier_block *nb,
+				     unsigned long val, void *data)
+{
+	struct module *mod = ((struct tp_module *)data)->mod;
+	struct trace_fprobe *tf;
+	struct dyn_event *pos;
+
+	if (val != MODULE_STATE_COMING && val != MODULE_STATE_GOING)
+		return NOTIFY_DONE;
+
+	mutex_lock(&event_mutex);
+	for_each_dyn_event(pos) {
+		tf = dyn_to_tf(pos);
+		if (!tf || !tf->is_tpoint)
+			continue;
+		if (val == MODULE_STATE_COMING && !tf->tpoint)
+			tf_module_coming(tf, mod);
+		else if (val == MODULE_STATE_GOING && tf->tpoint && tf->mod == mod)
+			tf_module_going(tf);
+	}
+	mutex_unlock(&event_mutex);
+	return NOTIFY_DONE;
+}
+
+static struct notifier_block tf_tpoint_module_nb = {
+	.notifier_call = tf_tpoint_module_callback,
+};
+
+static int tf_register_module_notifier(void)
+{
+	return register_tracepoint_module_notifier(&tf_tpoint_module_nb);
+}
+#else
+static int tf_register_module_notifier(void)
+{
+	return 0;
+}
+#endif
+
+/* ---- Parsing a definition ----------------------------------------------- */
+
+/* "fN" or "tN": the MAXACTIVE N, which starts at offset 1 of word 0. */
+static int parse_maxactive(const char *w0, const char *event, int *maxactive)
+{
+	char num[MAX_EVENT_NAME_LEN];
+	const char *end = event ? event - 1 : w0 + strlen(w0);
+	unsigned int n;
+
+	if (end - (w0 + 1) >= (ptrdiff_t)sizeof(num))
+		goto bad;
+	strscpy(num, w0 + 1, end - w0);
+	if (kstrtouint(num, 0, &n) || !n)
+		goto bad;
+	/* The rethook's instances are walked as a list: keep it short. */
+	if (n > FPROBE_MAXACTIVE_MAX) {
+		trace_probe_log_err(1, MAXACT_TOO_BIG);
+		return -EINVAL;
+	}
+	*maxactive = n;
+	return 0;
+bad:
+	trace_probe_log_err(1, BAD_MAXACT);
+	return -EINVAL;
+}
+
+/*
+ * Word 1, "SYM[%return]" or "TRACEPOINT": the name goes to @symbol.  A
+ * "$retval" among the arguments makes an "f" probe an exit probe, and is
+ * refused on a tracepoint.
+ */
+static int tf_parse_place(int argc, const char *argv[], bool is_tpoint,
+			  char **symbol, bool *is_return)
+{
+	const char *word = argv[1], *pct = strchr(word, '%'), *rv, *p;
+	size_t len = pct ? pct - word : strlen(word);
+	int i;
+
+	if (pct && (is_tpoint || strcmp(pct, "%return"))) {
+		trace_probe_log_err(len, BAD_ADDR_SUFFIX);
+		return -EINVAL;
+	}
+	*is_return = !!pct;
+	*symbol = kmemdup_nul(word, len, GFP_KERNEL);
+	if (!*symbol)
+		return -ENOMEM;
+	if (*is_return)
+		return 0;
+
+	if (is_tpoint) {
+		for (p = *symbol; isalnum(*p) || *p == '_'; p++)
+			;
+		if (*p) {
+			trace_probe_log_err(p - *symbol, BAD_TP_NAME);
+			return -EINVAL;
+		}
+	}
+	for (i = 2; i < argc; i++) {
+		rv = strstr(argv[i], "$retval");
+		if (!rv || isalnum(rv[7]) || rv[7] == '_')
+			continue;
+		if (is_tpoint) {
+			trace_probe_log_set_index(i);
+			trace_probe_log_err(rv - argv[i], RETVAL_ON_PROBE);
+			return -EINVAL;
+		}
+		*is_return = true;
+		break;
+	}
+	return 0;
+}
+
+/*
+ * "SYM__entry", "SYM__exit", or the tracepoint's own name, which must
+ * not start with a digit to be an event's.
+ */
+static void tf_default_name(char *buf, size_t size, const char *symbol,
+			    bool is_tpoint, bool is_return)
+{
+	const char *before = "", *after = "";
+
+	if (!is_tpoint)
+		after = is_return ? "__exit" : "__entry";
+	else if (isdigit(symbol[0]))
+		before = "_";
+	snprintf(buf, size, "%s%s%s", before, symbol, after);
+	sanitize_event_name(buf);
+}
+
+/* The arguments, then the print fmt they make. */
+static int tf_parse_args(struct trace_fprobe *tf, struct probe_words *words,
+			 struct traceprobe_parse_context *ctx)
+{
+	int i, err;
+
+	for (i = 0; i < words->argc; i++) {
+		/* Word i + 2 of the command, for the error log. */
+		trace_probe_log_set_index(i + 2);
+		ctx->offset = 0;
+		err = traceprobe_parse_probe_arg(&tf->tp, i, words->argv[i], ctx);
+		if (err)
+			return err;
+	}
+	return traceprobe_set_print_fmt(&tf->tp, tf->is_return ?
+					PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL);
+}
+
+/* Registering failed: say why, under the place (word 1). */
+static void tf_log_reg_error(int err)
+{
+	/* Out of memory says it itself; a refused join was logged already. */
+	if (err == -ENOMEM || err == -EEXIST)
+		return;
+	trace_probe_log_set_index(1);
+	if (err == -ENOENT)		/* no such function, or not traceable */
+		trace_probe_log_err(0, BAD_PROBE_ADDR);
+	else if (err == -EILSEQ)
+		trace_probe_log_err(0, BAD_INSN_BNDRY);
+	else
+		trace_probe_log_err(0, FAIL_REG_PROBE);
+}
+
+/*
+ * "f[:[GRP/][EVENT]] SYM [ARGS]"
+ * "f[MAXACTIVE][:[GRP/][EVENT]] SYM%return [ARGS]"
+ * "t[:[GRP/][EVENT]] TRACEPOINT [ARGS]"
+ */
+static int __trace_fprobe_create(int argc, const char *argv[])
+{
+	struct traceprobe_parse_context ctx = {
+		.flags = TPARG_FL_KERNEL | TPARG_FL_FPROBE,
+	};
+	char name[MAX_EVENT_NAME_LEN], gbuf[MAX_EVENT_NAME_LEN];
+	char stub[KSYM_NAME_LEN];
+	struct tpoint_search ts = { .hold = true };
+	struct probe_words words = {};
+	struct trace_fprobe *tf = NULL;
+	const char *event, *group;
+	bool is_tpoint, is_return = false;
+	char *symbol = NULL;
+	int maxactive = 0, ret;
+
+	if ((argv[0][0] != 'f' && argv[0][0] != 't') || argc < 2)
+		return -ECANCELED;
+	is_tpoint = argv[0][0] == 't';
+	group = is_tpoint ? TPROBE_EVENT_SYSTEM : FPROBE_EVENT_SYSTEM;
+
+	trace_probe_log_init("trace_fprobe", argc, argv);
+
+	event = strchr(argv[0] + 1, ':');
+	if (event)
+		event++;
+	if (isdigit(argv[0][1]) && parse_maxactive(argv[0], event, &maxactive))
+		goto parse_error;
+
+	trace_probe_log_set_index(1);
+	ret = tf_parse_place(argc, argv, is_tpoint, &symbol, &is_return);
+	if (ret)
+		goto out;
+	if (maxactive && !is_return) {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(1, BAD_MAXACT_TYPE);
+		goto parse_error;
+	}
+
+	trace_probe_log_set_index(0);
+	if (event && traceprobe_parse_event_name(&event, &group, gbuf,
+						 event - argv[0]))
+		goto parse_error;
+	if (!event) {
+		tf_default_name(name, sizeof(name), symbol, is_tpoint, is_return);
+		event = name;
+	}
+
+	ctx.flags |= is_return ? TPARG_FL_RETURN : TPARG_FL_FENTRY;
+	ctx.funcname = symbol;
+	if (is_tpoint) {
+		ts.name = symbol;
+		tpoint_search(&ts);
+		/* Unknown, it may still come with a module: it waits then. */
+		if (!ts.tpoint && !IS_ENABLED(CONFIG_MODULES)) {
+			trace_probe_log_set_index(1);
+			trace_probe_log_err(0, NO_TRACEPOINT);
+			goto parse_error;
+		}
+		/* Its arguments are those of its stub, whose BTF names them. */
+		ctx.flags |= TPARG_FL_TPOINT;
+		snprintf(stub, sizeof(stub), "__probestub_%s", symbol);
+		ctx.funcname = stub;
+	}
+
+	ret = trace_probe_expand_words(&words, argc - 2, argv + 2, &ctx);
+	if (ret)
+		goto out;
+
+	tf = alloc_trace_fprobe(group, event, symbol, maxactive, words.argc,
+				is_return, is_tpoint);
+	if (IS_ERR(tf)) {
+		ret = PTR_ERR(tf);
+		tf = NULL;
+		goto out;
+	}
+	tf->tpoint = ts.tpoint;
+	tf->mod = ts.mod;
+	ret = tf_parse_args(tf, &words, &ctx);
+	if (ret)
+		goto out;
+	ret = tf_add(tf);
+	if (ret)
+		tf_log_reg_error(ret);
+	else
+		tf = NULL;
+	goto out;
+
+parse_error:
+	ret = -EINVAL;
+out:
+	/* Registered or not, the probe no longer needs the module held. */
+	if (ts.mod)
+		module_put(ts.mod);
+	free_trace_fprobe(tf);
+	traceprobe_finish_parse(&ctx);
+	trace_probe_log_clear();
+	trace_probe_free_words(&words);
+	kfree(symbol);
+	return ret;
+}
+
+/* "f[MAXACTIVE]:GRP/EVENT SYM[%return] ARGS" or "t:GRP/EVENT TP ARGS". */
+static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
+{
+	struct trace_fprobe *tf = to_trace_fprobe(ev);
+
+	seq_putc(m, tf->is_tpoint ? 't' : 'f');
+	if (tf->is_return && tf->maxactive)
+		seq_printf(m, "%d", tf->maxactive);
+	seq_printf(m, ":%s/%s %s%s", trace_probe_group_name(&tf->tp),
+		   trace_probe_name(&tf->tp), tf->symbol,
+		   tf->is_return ? "%return" : "");
+	trace_probe_show_args(m, &tf->tp);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static int tf_dyn_create(const char *raw_command)
+{
+	return trace_probe_create(raw_command, __trace_fprobe_create);
+}
+
+static int tf_dyn_free(struct dyn_event *ev)
+{
+	return tf_remove(to_trace_fprobe(ev));
+}
+
+static struct dyn_event_operations trace_fprobe_ops = {
+	.create = tf_dyn_create,
+	.show = tf_dyn_show,
+	.is_busy = tf_dyn_busy,
+	.free = tf_dyn_free,
+	.match = tf_dyn_match,
+};
+
+/* ---- Start-up ---------------------------------------------------------- */
+
+/* Register early, so that boot code can define events before tracefs. */
+static __init int init_fprobe_trace_early(void)
+{
+	int ret = dyn_event_register(&trace_fprobe_ops);
+
+	if (ret)
+		return ret;
+	return tf_register_module_notifier();
+}
+core_initcall(init_fprobe_trace_early);
