@@ -13,6 +13,21 @@
 
 #include <linux/uaccess.h>
 
+/*
+ * Where user and kernel addresses cannot overlap, a "kernel" address below
+ * TASK_SIZE can only be a user pointer written without the 'u' of
+ * "+u0(...)"/ustring, as definitions older than that syntax were: it is
+ * read as user memory rather than stored as a fault, which on a kernel
+ * with PAN or SMAP it would always be.  Upstream's kprobe events have
+ * always read it so, and definitions in the field rely on it (the
+ * "+0(%x1):string" of a system call's path argument).
+ */
+static nokprobe_inline bool fetch_kernel_addr_is_user(unsigned long addr)
+{
+	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
+	       addr < TASK_SIZE;
+}
+
 /* Length of a user string with its NUL, or a negative errno. */
 static nokprobe_inline int fetch_store_strlen_user(unsigned long addr)
 {
@@ -54,6 +69,8 @@ static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
 /* Length of a kernel string with its NUL, or a negative errno. */
 static nokprobe_inline int fetch_store_strlen(unsigned long addr)
 {
+	if (fetch_kernel_addr_is_user(addr))
+		return fetch_store_strlen_user(addr);
 	return fetch_kernel_string(NULL, addr, MAX_STRING_SIZE);
 }
 
@@ -95,7 +112,8 @@ static nokprobe_inline int fetch_store_string_common(unsigned long addr,
 static nokprobe_inline int fetch_store_string(unsigned long addr, void *dest,
 					      void *base)
 {
-	return fetch_store_string_common(addr, dest, base, false);
+	return fetch_store_string_common(addr, dest, base,
+					 fetch_kernel_addr_is_user(addr));
 }
 
 /**

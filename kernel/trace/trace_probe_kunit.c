@@ -497,7 +497,7 @@ static void multiprobe_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "r:kunit/mp vfs_read a=%" R0), -EEXIST);
 	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_DIFF_PROBE_TYPE);
 	KUNIT_EXPECT_TRUE(test, show_event("mp", buf, 512));
-	KUNIT_EXPECT_STREQ(test, buf, "p:kunit/mp vfs_read a=%x0\n");
+	KUNIT_EXPECT_STREQ(test, buf, "p:kunit/mp vfs_read a=%" R0 "\n");
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "-:kunit/mp vfs_write"), 0);
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "-:kunit/mp"), 0);
 	KUNIT_EXPECT_FALSE(test, show_event("mp", buf, 512));

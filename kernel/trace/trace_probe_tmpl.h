@@ -42,7 +42,7 @@ static nokprobe_inline int probe_read(struct probe_fetch_env *env, void *dst,
 
 	if (user && env->may_fault)
 		return copy_from_user(dst, uaddr, size) ? -EFAULT : 0;
-	if (user)
+	if (user || fetch_kernel_addr_is_user(addr))
 		return copy_from_user_nofault(dst, uaddr, size);
 	return copy_from_kernel_nofault(dst, (const void *)addr, size);
 }

@@ -70,6 +70,14 @@ else:
     print("body", offs[fentry + 1])
 ' $getppid "$GUEST" >"$root/harness/bench.offsets"
 cp -r "$SRC/tools/testing/selftests/ftrace" "$root/ftrace"
+# The ftracetest tests not to run on this guest and kernel: those that
+# `expected` lists as NOTRUN for it (a test that takes the kernel down
+# leaves no results for the others).
+awk -v guest="$GUEST" -v kernel="$KERNEL" '
+	/^[ \t]*#/ || NF < 5 || $1 != "ftracetest" || $4 != "NOTRUN" { next }
+	{ k = $3; g = ""; if (index(k, ":")) { g = substr(k, 1, index(k, ":") - 1); k = substr(k, index(k, ":") + 1) } }
+	(g == "" || g == guest) && (k == "all" || k == kernel) { print $2 }
+' "$HARNESS/expected" >"$root/harness/ftracetest.skip"
 cp -r "$KDIR/modules/lib/modules" "$root/lib/"
 # For the walkthrough's raw-address probes: the instructions right after
 # kernel_clone's first two calls, as offsets into the function.

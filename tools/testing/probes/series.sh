@@ -62,7 +62,7 @@ rest=$(comm -23 "$touched" "$claimed")
 if [ -n "$rest" ]; then
 	while read -r f; do bring "$f"; done <<<"$rest"
 	g add -A
-	g commit -q -m "arm64 probes series: files no patch of the series claims yet"
+	g commit -q -m "probes series: files no patch of the series claims yet"
 fi
 g format-patch -q -o "$out" base..HEAD
 n=$(find "$out" -name '*.patch' | wc -l)

@@ -9,6 +9,7 @@
 #   show: ...             its line in dynamic_events
 #   format: ...           its format file, without the event ID
 #   trace: ...            its first record after a workload that hits it
+. /harness/lib.sh
 prog=/harness/progs/uprobe_target
 cd /sys/kernel/tracing
 
@@ -19,7 +20,12 @@ subst=/tmp/compare.sed
 {
 	echo "s|{PROG}|$prog|g"
 	echo "s|{ADDR:vfs_read}|0x$(addr vfs_read)|g"
-	sed -n 's/^\([0-9a-fx]*\) \(.*\)$/s|{OFF:\2}|\1|g/p' "$prog.syms"
+	sed -n 's/^\([0-9a-fx]*\) \(.*\)$/s|{OFF:\2}|\1|g/p' "$prog.syms" 2>/dev/null
+	# The definitions name arm64's registers; this guest's stand in.
+	echo "s|%x30|$RCODE|g"
+	for i in 0 1 2 3; do
+		eval "echo \"s|%x$i|\$A$i|g\""
+	done
 } >"$subst"
 
 # Numbers that are addresses or pointers differ between any two boots;
