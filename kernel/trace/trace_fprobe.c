@@ -586,12 +586,18 @@ static void func_sites_scan(struct func_sites *fs)
 	module_kallsyms_on_each_symbol(NULL, func_site_add_mod, fs);
 }
 
-/* The fprobe of an "f" probe, on every function named @tf->symbol. */
+/*
+ * The fprobe of an "f" probe, on every function named @tf->symbol, or
+ * matching it when it is a glob ("vfs_rea*"), which ftrace's filter
+ * matches as it matches set_ftrace_filter's.
+ */
 static int tf_register_func(struct trace_fprobe *tf)
 {
 	struct func_sites fs = { .name = tf->symbol };
 	int ret;
 
+	if (strpbrk(tf->symbol, "*?["))
+		return register_fprobe(&tf->fp, tf->symbol, NULL);
 	/* Count, then collect: a module loaded in between is left out. */
 	func_sites_scan(&fs);
 	if (!fs.n)
@@ -1068,10 +1074,14 @@ static int __trace_fprobe_create(int argc, const char *argv[])
 	if (ret)
 		goto out;
 	ret = tf_add(tf);
-	if (ret)
+	if (ret) {
 		tf_log_reg_error(ret);
-	else
+		/* Logged as a bad symbol: the write fails as a bad one does. */
+		if (ret == -ENOENT)
+			ret = -EINVAL;
+	} else {
 		tf = NULL;
+	}
 	goto out;
 
 parse_error:
