@@ -234,14 +234,17 @@ static void tf_perf(struct trace_fprobe *tf, struct tf_hit *hit)
 }
 #endif
 
-static nokprobe_inline void tf_hit(struct trace_fprobe *tf, struct tf_hit *hit)
+/* A hit goes to each enabled instance's buffer, and to perf. */
+static nokprobe_inline void tf_dispatch(struct trace_fprobe *tf,
+					struct tf_hit *hit)
 {
 	unsigned int flags = trace_probe_load_flags(&tf->tp);
 	struct event_file_link *link;
 
-	if (flags & TP_FLAG_TRACE)
+	if (flags & TP_FLAG_TRACE) {
 		trace_probe_for_each_link_rcu(link, &tf->tp)
 			tf_record(tf, hit, link->file);
+	}
 	if (flags & TP_FLAG_PROFILE)
 		tf_perf(tf, hit);
 }
@@ -252,7 +255,7 @@ static int fentry_dispatcher(struct fprobe *fp, unsigned long entry_ip,
 {
 	struct tf_hit hit = { .regs = regs, .func = entry_ip };
 
-	tf_hit(container_of(fp, struct trace_fprobe, fp), &hit);
+	tf_dispatch(container_of(fp, struct trace_fprobe, fp), &hit);
 	return 0;
 }
 
@@ -265,7 +268,7 @@ static void fexit_dispatcher(struct fprobe *fp, unsigned long entry_ip,
 		.func = entry_ip, .ret_ip = ret_ip,
 	};
 
-	tf_hit(container_of(fp, struct trace_fprobe, fp), &hit);
+	tf_dispatch(container_of(fp, struct trace_fprobe, fp), &hit);
 }
 
 NOKPROBE_SYMBOL(fentry_dispatcher);

@@ -96,12 +96,15 @@ struct arg_case {
 #define RSP	"r3"
 #else
 /* Unknown names: the cases that name registers are skipped. */
-#define PROBE_KUNIT_NO_REGS	1
+#define REGS_UNKNOWN	true
 #define R0	"?"
 #define R1	"?"
 #define R2	"?"
 #define RCODE	"?"
 #define RSP	"?"
+#endif
+#ifndef REGS_UNKNOWN
+#define REGS_UNKNOWN	false
 #endif
 
 /* The type an argument without one gets: a hex word. */
@@ -229,7 +232,7 @@ static void parse_arg_test(struct kunit *test)
 	int ret, err, pos;
 
 	KUNIT_ASSERT_NOT_NULL(test, tp);
-	if (IS_ENABLED(PROBE_KUNIT_NO_REGS) && c->reg) {
+	if (REGS_UNKNOWN && c->reg) {
 		kfree(tp);
 		kunit_skip(test, "no register names for this architecture");
 	}
@@ -448,7 +451,8 @@ static bool show_event(const char *name, char *buf, size_t size)
 
 static const char *const round_trips[] = {
 	"p:kunit/rt1 vfs_read a=%" R0 " b=+8(%" R1 "):u32 c=$stack d=$comm",
-	"p:kunit/rt2 vfs_read" RT_OFFS " s=+0(%" R1 "):string u=+u0(%" R2 "):ustring y=%" RCODE ":symbol",
+	"p:kunit/rt2 vfs_read" RT_OFFS " s=+0(%" R1 "):string u=+u0(%" R2
+	"):ustring y=%" RCODE ":symbol",
 	"r:kunit/rt3 vfs_read r=$retval" RT_ARG " e=%" R0 ":b3@4/32",
 	"r5:kunit/rt4 vfs_read",
 	"p:kunit/rt5 vfs_read x=\\0x10:x16 t=\\\"text\" arr=+0(%" R1 "):u8[3]",
@@ -461,7 +465,7 @@ static void round_trip_test(struct kunit *test)
 	int i;
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	if (IS_ENABLED(PROBE_KUNIT_NO_REGS))
+	if (REGS_UNKNOWN)
 		kunit_skip(test, "no register names for this architecture");
 	for (i = 0; i < ARRAY_SIZE(round_trips); i++) {
 		snprintf(name, sizeof(name), "rt%d", i + 1);
@@ -486,7 +490,7 @@ static void multiprobe_test(struct kunit *test)
 	char *buf = kunit_kzalloc(test, 512, GFP_KERNEL);
 
 	KUNIT_ASSERT_NOT_NULL(test, buf);
-	if (IS_ENABLED(PROBE_KUNIT_NO_REGS))
+	if (REGS_UNKNOWN)
 		kunit_skip(test, "no register names for this architecture");
 	KUNIT_ASSERT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_read a=%" R0), 0);
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_write a=%" R0), 0);
