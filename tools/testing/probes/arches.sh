@@ -17,7 +17,6 @@
 
 A=$BUILD/arches
 FRAG=$HARNESS/config/arches.config
-MANIFEST=$TOP/manifest
 
 ALL_ARCHES="x86_64 i386 arm64 arm riscv64 powerpc64le s390x mips64el sparc64
 	parisc sh arc loongarch64 csky"
@@ -51,7 +50,6 @@ arch_info() {
 
 mkdir -p "$A"
 [ -f "$BASE/Makefile" ] || die "no base at $BASE: run tools/testing/probes/setup.sh (make setup)"
-basever=$(cat "$BUILD/base/VERSION")
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 
@@ -100,71 +98,6 @@ for a in "${SELECTED[@]}"; do
 		SKIP[$a]="no ${cross}gcc"
 	fi
 done
-
-# --- The series' files, as assemble.sh takes them. ---
-S=$A/series-files
-rm -rf "$S"
-mkdir -p "$S/patched"
-git -C "$TOP" ls-files -co --exclude-standard -- \
-	arch kernel include lib samples Documentation tools |
-	{ grep -v '^tools/testing/probes/' || true; } |
-	while read -r f; do [ -f "$TOP/$f" ] && echo "$f"; done >"$S/ours.list"
-: >"$S/replaced.list"
-: >"$S/patched.list"
-while read -r path fate _; do
-	[ -e "$BASE/$path" ] || die "manifest: $path is not in the base"
-	case $fate in
-	patched)
-		mkdir -p "$(dirname "$S/patched/$path")"
-		patch -s -f --fuzz=0 -o "$S/patched/$path" "$BASE/$path" \
-			<"$TOP/patches/$path.patch" >/dev/null ||
-			die "manifest: patches/$path.patch does not apply to the base"
-		echo "$path" >>"$S/patched.list" ;;
-	*)
-		case $path in
-		*/) (cd "$BASE" && find "$path" -type f) >>"$S/replaced.list" ;;
-		*)  echo "$path" >>"$S/replaced.list" ;;
-		esac ;;
-	esac
-done < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$MANIFEST")
-
-# A tree: a hard-linked copy of the base; for the series, the paths the
-# series touches (now or last time) brought to their wanted state. Files are
-# replaced (rm, then cp), never written in place: they share inodes with
-# the base.
-sync_tree() {
-	local kdir=$1 kernel=$2 src=$1/src state=$1/src.touched f want
-	if [ ! -d "$src" ] || [ "$(cat "$kdir/src.base" 2>/dev/null)" != "$basever" ]; then
-		say "arches: linking $src"
-		rm -rf "$src" "$state"
-		mkdir -p "$kdir"
-		cp -al "$BASE" "$src"
-		echo "$basever" >"$kdir/src.base"
-	fi
-	[ "$kernel" = series ] || return 0
-	touch "$state"
-	local -A ours=() patched=() replaced=()
-	while read -r f; do ours[$f]=1; done <"$S/ours.list"
-	while read -r f; do patched[$f]=1; done <"$S/patched.list"
-	while read -r f; do replaced[$f]=1; done <"$S/replaced.list"
-	sort -u "$state" "$S/ours.list" "$S/replaced.list" "$S/patched.list" |
-	while read -r f; do
-		if [ -n "${ours[$f]:-}" ]; then want=$TOP/$f
-		elif [ -n "${patched[$f]:-}" ]; then want=$S/patched/$f
-		elif [ -n "${replaced[$f]:-}" ]; then want=
-		elif [ -f "$BASE/$f" ]; then want=$BASE/$f
-		else want=
-		fi
-		if [ -z "$want" ]; then
-			rm -f "$src/$f"
-		elif ! cmp -s "$want" "$src/$f"; then
-			mkdir -p "$(dirname "$src/$f")"
-			rm -f "$src/$f"
-			cp "$want" "$src/$f"
-		fi
-	done
-	sort -u "$S/ours.list" "$S/replaced.list" "$S/patched.list" >"$state"
-}
 
 # Is OBJ (a file.o or dir/) built by DIR's Makefile under this .config?
 # Unknown (no obj- line names it): yes, and the build says.
@@ -253,7 +186,8 @@ build_one() {
 	local start
 	start=$(date +%s)
 	WAITED=0
-	sync_tree "$kdir" "$kernel"
+	# The tree, as the harness assembles it (base - manifest + ours).
+	KDIR=$kdir KERNEL=$kernel "$HARNESS/assemble.sh" >&2
 	mkdir -p "$logs"
 	local -a kmake=(make -C "$src" ARCH="$march" CROSS_COMPILE="$cross"
 		CC="ccache ${cross}gcc" HOSTCC="ccache gcc")

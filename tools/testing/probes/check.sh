@@ -21,7 +21,8 @@ done
 
 for guest in $GUESTS; do
 	export GUEST=$guest
-	# lib.sh's per-guest settings, for this guest.
+	# lib.sh's per-guest settings, for this guest (its own KDIR too).
+	KDIR=
 	. "$HARNESS/lib.sh"
 	results=$LOGS/boot.results
 	mkdir -p "$LOGS"

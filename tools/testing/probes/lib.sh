@@ -11,7 +11,8 @@ KERNEL=${KERNEL:-series}
 GUEST=${GUEST:-arm64}
 BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 BASE=$BUILD/base/linux
-KDIR=$BUILD/$GUEST/$KERNEL
+# Where this kernel's tree, objects and logs go (make arches gives its own).
+KDIR=${KDIR:-$BUILD/$GUEST/$KERNEL}
 # Built in tree: with every path relative, objects hash the same in ccache
 # for both kernels and for every clone of the project.
 SRC=$KDIR/src
