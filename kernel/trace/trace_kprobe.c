@@ -360,7 +360,9 @@ static nokprobe_inline void tk_record(struct trace_kprobe *tk,
 #ifdef CONFIG_PERF_EVENTS
 /*
  * Give the hit to BPF, then to perf.  Return 1 if a BPF program moved the
- * PC of an entry probe (override_return): it must not be single-stepped.
+ * PC of an entry probe (bpf_override_return()): the probed instruction
+ * must then not run.  A program that overrides returns 0 as often as not
+ * (bpftrace's do), so the PC is looked at before what it returned.
  */
 static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 		   struct pt_regs *regs)
@@ -371,13 +373,15 @@ static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 	unsigned long pc = instruction_pointer(regs);
 	struct hlist_head *listeners;
 	int rctx, dsize, size;
+	unsigned int more;
 	void *rec;
 
 	if (bpf_prog_array_valid(call)) {
-		if (!trace_call_bpf(call, regs))
-			return 0;
+		more = trace_call_bpf(call, regs);
 		if (!ri && instruction_pointer(regs) != pc)
 			return 1;
+		if (!more)
+			return 0;
 	}
 	listeners = this_cpu_ptr(call->perf_events);
 	if (hlist_empty(listeners))
@@ -755,27 +759,6 @@ static bool tk_in_notrace_func(struct trace_kprobe *tk)
 }
 #endif
 
-static void tk_keep_breakpoint(struct kprobe *kp, struct pt_regs *regs,
-			       unsigned long flags)
-{
-}
-
-NOKPROBE_SYMBOL(tk_keep_breakpoint);
-
-/*
- * A BPF program may override the return of a function on the error
- * injection list by moving the PC from the entry probe's handler; an
- * optimized probe ignores a new PC (kprobes.rst), and a probe with a
- * post-handler is never optimized.
- */
-static void tk_allow_override(struct trace_kprobe *tk)
-{
-	if (IS_ENABLED(CONFIG_BPF_KPROBE_OVERRIDE) &&
-	    IS_ENABLED(CONFIG_OPTPROBES) && !tk_is_return(tk) &&
-	    within_error_injection_list(tk_address(tk)))
-		tk_kprobe(tk)->post_handler = tk_keep_breakpoint;
-}
-
 /* Put the kprobe into the kernel, armed if the event is enabled. */
 static int tk_register(struct trace_kprobe *tk)
 {
@@ -799,7 +782,6 @@ static int tk_register(struct trace_kprobe *tk)
 	if (ret)
 		return ret;
 
-	tk_allow_override(tk);
 	/*
 	 * Armed at once only when its event is on (a module came back, or
 	 * a probe joins an enabled event).

@@ -27,8 +27,14 @@
  * restored too: the flags are live across the probed instruction.
  *
  * As an exception from EL1 leaves them, orig_x0 and syscallno are not set:
- * they are a system call's. As kprobes.rst says of optimized probes, a
- * pre-handler cannot divert the probed code by changing the PC.
+ * they are a system call's.
+ *
+ * As kprobes.rst says of optimized probes, a pre-handler cannot divert the
+ * probed code by changing the PC, with one exception: a PC set to x30, the
+ * probed function made to return at once (override_function_with_return(),
+ * which bpf_override_return() and fail_function use at a function's
+ * entry). That is the one diversion that needs no free register, a RET,
+ * and error injection must not stop working once a probe is optimized.
  */
 SYM_CODE_START(optprobe_common)
 	hint	#34				// BTI C: reached by BL or BLR
@@ -85,6 +91,10 @@ SYM_CODE_START(optprobe_common)
 	blr	x2
 	b	1b
 2:	str	xzr, [x21]
+	ldr	x2, [sp, #S_PC]
+	ldr	x3, [x23, #KP_ADDR - KP_LIST]
+	cmp	x2, x3
+	b.ne	.Lpc_moved
 
 .Lleave:
 	probe_preempt_enable x20, x2, w2
@@ -98,5 +108,23 @@ SYM_CODE_START(optprobe_common)
 .Lmissed:
 	bl	kprobes_inc_nmissed_count
 	b	.Lleave
+
+	/*
+	 * x2 the new PC. Unless it is x30, ignored. Else every register
+	 * comes back as the handlers left them, the pt_regs is popped and
+	 * the RET leaves the detour and the probed function together.
+	 */
+.Lpc_moved:
+	ldr	x3, [sp, #S_LR]
+	cmp	x2, x3
+	b.ne	.Lleave
+	probe_preempt_enable x20, x2, w2
+	ldr	x2, [sp, #S_PSTATE]
+	msr	nzcv, x2
+	ldp	x0, x1, [sp, #S_X0]
+	load_x2_to_x29
+	ldr	x30, [sp, #S_LR]
+	add	sp, sp, #PT_REGS_SIZE
+	ret
 SYM_CODE_END(optprobe_common)
 NOKPROBE(optprobe_common)
