@@ -69,6 +69,8 @@ else:
     fentry = next(i for i, (a, m, rest) in enumerate(insns) if "__fentry__" in rest)
     print("body", offs[fentry + 1])
 ' $getppid "$GUEST" >"$root/harness/bench.offsets"
+# The kernel's config, for tests whose outcome depends on it (BTI, kCFI).
+cp "$SRC/.config" "$root/harness/kernel.config"
 cp -r "$SRC/tools/testing/selftests/ftrace" "$root/ftrace"
 # The ftracetest tests not to run on this guest and kernel: those that
 # `expected` lists as NOTRUN for it (a test that takes the kernel down

@@ -70,6 +70,24 @@ static bool in_exclusive_sequence(kprobe_opcode_t *addr)
 	return false;
 }
 
+/*
+ * Whether @addr may hold a kCFI type hash. With CFI_CLANG the word before
+ * a function that can be called through a pointer is its type's hash,
+ * which every such call reads and compares first, and which decodes as
+ * some instruction. A BRK in its place fails the next call's check. Which
+ * functions have a hash kallsyms cannot say, so the word before each
+ * function is refused.
+ */
+static bool is_cfi_type_hash(kprobe_opcode_t *addr)
+{
+	unsigned long size, offset;
+
+	return IS_ENABLED(CONFIG_CFI_CLANG) &&
+	       kallsyms_lookup_size_offset((unsigned long)(addr + 1), &size,
+					   &offset) &&
+	       !offset;
+}
+
 /**
  * probe_write_code() - write code no CPU can be running yet
  * @dst: an out-of-line slot or a detour, 8-byte aligned
@@ -108,6 +126,10 @@ int arch_prepare_kprobe(struct kprobe *p)
 	/* A fixup would resume at the wrong place after a slot or in C. */
 	if (search_exception_tables((unsigned long)p->addr))
 		return -EINVAL;
+	if (is_cfi_type_hash(p->addr)) {
+		pr_debug("cannot probe a kCFI type hash at %pS\n", p->addr);
+		return -EINVAL;
+	}
 
 	p->opcode = le32_to_cpu(*p->addr);
 	class = probe_decode(p->opcode);
@@ -225,6 +247,14 @@ static void __kprobes run_probed_insn(struct kprobe *p,
 {
 	probe_simulate_t *simulate = probe_simulate(&p->ainsn);
 
+	/*
+	 * The BRK, compatible with every BTYPE, was the landing pad of the
+	 * branch that led here; the exception kept that branch's BTYPE.
+	 * Whether simulated or run from its slot, the probed instruction
+	 * has now landed: clear it, as arm64_skip_faulting_instruction()
+	 * does, so that no later instruction is checked as a pad.
+	 */
+	regs->pstate &= ~PSR_BTYPE_MASK;
 	if (simulate) {
 		simulate(p->opcode, regs);
 		finish_kprobe(p, kcb, regs);

@@ -26,7 +26,9 @@
  * task is preempted inside it).
  *
  * As kprobes.rst says of optimized probes, a pre-handler cannot divert the
- * probed code by changing the PC: the detour always goes on.
+ * probed code by changing the PC: the detour goes on, unless the new PC is
+ * x30 (a function made to return, as error injection does), which
+ * optprobe_common honours.
  */
 
 #include <linux/execmem.h>
@@ -34,6 +36,7 @@
 #include <linux/set_memory.h>
 #include <linux/sizes.h>
 
+#include <asm/cpufeature.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
@@ -344,6 +347,28 @@ int arch_prepared_optinsn(struct arch_optimized_insn *optinsn)
 	return !!optinsn->detour;
 }
 
+/*
+ * The landing pads of BTI: BTI, and PACIASP and PACIBSP, which are pads for
+ * calls. When the kernel runs with BTI, a call through a pointer to any
+ * other instruction takes a Branch Target exception: a B in place of a
+ * pad would fault at the next such call. A BRK is compatible with every
+ * branch type, so a probe on a pad keeps its breakpoint.
+ */
+static bool is_landing_pad(u32 insn)
+{
+	static const enum aarch64_insn_hint_cr_op pads[] = {
+		AARCH64_INSN_HINT_BTI, AARCH64_INSN_HINT_BTIC,
+		AARCH64_INSN_HINT_BTIJ, AARCH64_INSN_HINT_BTIJC,
+		AARCH64_INSN_HINT_PACIASP, AARCH64_INSN_HINT_PACIBSP,
+	};
+	int i;
+
+	for (i = 0; i < ARRAY_SIZE(pads); i++)
+		if (insn == aarch64_insn_gen_hint(pads[i]))
+			return true;
+	return false;
+}
+
 /* The region is the probed instruction alone: no other probe can be in it. */
 int arch_check_optimized_kprobe(struct optimized_kprobe *op)
 {
@@ -364,6 +389,8 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 	kprobe_opcode_t *detour;
 
 	if (tail_kind_of(orig->opcode) == TAIL_REFUSE)
+		return -EINVAL;
+	if (system_supports_bti_kernel() && is_landing_pad(orig->opcode))
 		return -EINVAL;
 	detour = get_optinsn_slot();
 	if (!detour)

@@ -69,6 +69,8 @@ bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 {
 	if (!auprobe->simulate)
 		return false;
+	/* Landed, as in run_probed_insn(): see there. */
+	regs->pstate &= ~PSR_BTYPE_MASK;
 	auprobe->simulate(le32_to_cpu(auprobe->insn), regs);
 	return true;
 }

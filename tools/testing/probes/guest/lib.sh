@@ -31,6 +31,9 @@ bench_points() {
 	bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
 }
 
+# has_config OPTION: the kernel was built with CONFIG_OPTION=y.
+has_config() { grep -qx "CONFIG_$1=y" /harness/kernel.config; }
+
 # From the tracefs directory: no event enabled, none defined, no trace.
 clean_slate() {
 	echo 0 >events/enable
