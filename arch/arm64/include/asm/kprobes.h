@@ -28,6 +28,13 @@
 #define MAX_OPTIMIZED_LENGTH		AARCH64_INSN_SIZE
 #define MAX_OPTINSN_SIZE		16
 
+/*
+ * That one B is patched as the BRK is, while other CPUs run it: there is
+ * no middle of a jump a preempted task could return into, and the
+ * optimizer need not wait for RCU tasks before it writes one.
+ */
+#define arch_optprobe_replaces_one_insn()	true
+
 /**
  * struct arch_optimized_insn - the detour of an optimized probe
  * @detour: its slot, within branch range of the probe; NULL until ready

@@ -20,7 +20,8 @@ log=/tmp/optprobes.log
 
 if [ ! -e $sysctl ]; then
 	for t in kprobe-opt-types switch-and-record adjacent function-tracer \
-		 remove-while-running shared-address nested-missed; do
+		 remove-while-running shared-address nested-missed \
+		 enable-while-optimizing; do
 		result optprobes UNSUPPORTED $t
 	done
 	exit 0
@@ -207,6 +208,56 @@ else
 fi
 echo 0 >events/opt/enable
 echo >kprobe_events
+
+# A probe enabled while the optimizer works through hundreds of others is
+# hit and recorded at once, on whichever path it is on: 300 system call
+# handlers enabled one by one (each enable kicks the optimizer), the probe
+# on the bench's function enabled among them and hit at once, then again
+# once every probe has been switched in.
+echo >trace
+n=0
+for g in $(sed -n 's/^[0-9a-f]* [tT] \(__arm64_sys_[a-z0-9_]*\)$/\1/p' /proc/kallsyms |
+	   grep -v "^$f\$" | head -300); do
+	echo "p:many/p$n $g" >>kprobe_events 2>/dev/null && n=$((n + 1))
+done
+echo "p:opt/hot $f+$stp" >>kprobe_events
+t0=$(cut -d' ' -f1 /proc/uptime)
+i=0
+pass=1
+while [ $i -lt $n ]; do
+	echo 1 >events/many/p$i/enable
+	if [ $i = $((n / 2)) ]; then
+		echo 1 >events/opt/hot/enable
+		h0=$(hits hot)
+		$loop 300 1 >/dev/null
+		h1=$(hits hot)
+		grep "$f" $list >>$log
+		echo "enabled among $n: $((h1 - h0)) hits" >>$log
+		[ $((h1 - h0)) -ge 300 ] || pass=0
+	fi
+	i=$((i + 1))
+done
+t1=$(cut -d' ' -f1 /proc/uptime)
+echo "enabling $n probes took $t0 .. $t1 s" >>$log
+settle
+h0=$(hits hot)
+$loop 300 1 >/dev/null
+h1=$(hits hot)
+opt=$(grep -c 'OPTIMIZED' $list)
+optimized "0x$(printf %x "$stp")" || pass=0
+# Read with the events off: with the read system call's handler probed,
+# a reader of the trace file would chase the records its reads add.
+echo 0 >events/many/enable
+echo 0 >events/opt/enable
+rec=$(grep -c ' hot: ' trace)
+echo "after: $((h1 - h0)) hits, $rec records of $h1 hits in all," \
+     "$opt optimized" >>$log
+[ $((h1 - h0)) -ge 300 ] && [ "$rec" -eq "$h1" ] || pass=0
+[ $pass = 1 ] && result optprobes PASS enable-while-optimizing ||
+	result optprobes FAIL enable-while-optimizing
+echo 0 >events/enable
+echo >kprobe_events
+echo >trace
 
 echo 1 >$sysctl
 log_file optprobes summary $log
