@@ -4,6 +4,8 @@
 #   make run      install, build, boot, and walk through the seed examples
 #   make shell    boot the same kernel to an interactive guest shell
 #   make check    the tests, on every guest; ends with "N passed, N failed, N skipped"
+#   make tests TESTS=bpf,optprobes   only those of the project's guest tests, on GUEST
+#   make check-clang  make check's arm64 guest built with clang-16: BTI, kCFI, SCS
 #   make kernel   build only; prints the path of the Image
 #   make series   write the series as format-patch files against the base
 #   make acceptance  the share of instruction offsets a kernel can probe
@@ -17,14 +19,16 @@
 # KERNEL=series (the default) or KERNEL=upstream (the pristine base with the
 # same config), for side-by-side comparisons. GUEST=arm64 (the default) or
 # x86_64: the guest the one-kernel targets build and boot; `make check`
-# runs every guest in GUESTS (default "arm64 x86_64").
+# runs every guest in GUESTS (default "arm64 x86_64"). TOOLCHAIN=gcc (the
+# default) or clang: every target builds its kernels with that compiler.
 
 KERNEL ?= series
 H := tools/testing/probes
 GUEST ?= arm64
-export KERNEL GUEST
+TOOLCHAIN ?= gcc
+export KERNEL GUEST TOOLCHAIN
 
-.PHONY: all setup kernel initramfs run shell check arches series acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check check-clang tests arches series acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -46,6 +50,13 @@ shell: initramfs
 
 check: setup
 	@$(H)/check.sh
+
+check-clang:
+	@$(MAKE) --no-print-directory check TOOLCHAIN=clang GUESTS=arm64
+
+tests: initramfs
+	@BOOT_ARGS="tests=$(TESTS)" $(H)/boot.sh tests 1200
+	@$(H)/report.py $(GUEST) $(KERNEL) $$(bash -c '. $(H)/lib.sh && echo $$LOGS')/tests.results
 
 arches: setup
 	@$(H)/arches.sh
@@ -69,4 +80,4 @@ series: setup
 	@$(H)/series.sh
 
 clean:
-	rm -rf build/$(GUEST)/$(KERNEL)
+	rm -rf build/$(GUEST)/$(KERNEL)$(if $(filter clang,$(TOOLCHAIN)),-clang)

@@ -10,8 +10,13 @@ FRAGS=("$HARNESS/config/common.config" "$HARNESS/config/$GUEST.config"
        "$SRC/tools/testing/selftests/ftrace/config")
 # One build at a time on the machine (its two cores), whoever runs it.
 mkdir -p "$BUILD"
-KMAKE=(flock "$KBUILD_LOCK" make -s -C "$SRC" CC="ccache ${CROSS_COMPILE}gcc"
-       HOSTCC="ccache gcc" -j"$JOBS")
+if [ "$TOOLCHAIN" = clang ]; then
+	FRAGS+=("$HARNESS/config/clang.config")
+	TC=(LLVM=-16 CC="ccache clang-16" HOSTCC="ccache clang-16")
+else
+	TC=(CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc")
+fi
+KMAKE=(flock "$KBUILD_LOCK" make -s -C "$SRC" "${TC[@]}" -j"$JOBS")
 
 # Config: allnoconfig + our fragment + ftracetest's. Made aside and put in
 # place only when it differs, so an unchanged config rebuilds nothing.
@@ -19,6 +24,9 @@ tmp=.config.harness
 (cd "$SRC" && rm -f "$tmp" && KCONFIG_CONFIG=$tmp scripts/kconfig/merge_config.sh -n \
 	"${FRAGS[@]}" && KCONFIG_CONFIG=$tmp make -s olddefconfig) \
 	>"$LOGS/config.log" 2>&1 || { cat "$LOGS/config.log"; die "config failed"; }
+say "config: $GUEST $KERNEL, $(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"/\1/p' "$SRC/$tmp")$(
+	grep -oE '^CONFIG_(ARM64_BTI_KERNEL|CFI_CLANG|SHADOW_CALL_STACK|LTO_CLANG_THIN|KASAN|PROVE_LOCKING|PREEMPT_RT)=y' "$SRC/$tmp" |
+	sed 's/^CONFIG_/, /; s/=y$//' | tr -d '\n')"
 dropped=$(grep -A2 '^Value requested for' "$LOGS/config.log" | grep -v '^--' |
 	paste - - - | sed -E 's/Value requested for (\S+) not in final .config\s+Requested value:\s+(\S+)\s+Actual value:\s+(.*)/\1 (asked \2, got \3)/; s/, got \)/, got: not set)/' || true)
 if [ -n "$dropped" ]; then

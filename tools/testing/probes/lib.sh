@@ -11,8 +11,17 @@ KERNEL=${KERNEL:-series}
 GUEST=${GUEST:-arm64}
 BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 BASE=$BUILD/base/linux
+# The compiler: gcc (Debian's GCC 12), or clang (Debian's clang-16 and
+# lld-16, LLVM=-16, with config/clang.config: BTI, kCFI and the shadow
+# call stack in the kernel, as Android builds arm64).
+TOOLCHAIN=${TOOLCHAIN:-gcc}
+case $TOOLCHAIN in
+gcc) VARIANT= ;;
+clang) VARIANT=-clang ;;
+*) echo "TOOLCHAIN must be gcc or clang, not '$TOOLCHAIN'" >&2; exit 2 ;;
+esac
 # Where this kernel's tree, objects and logs go (make arches gives its own).
-KDIR=${KDIR:-$BUILD/$GUEST/$KERNEL}
+KDIR=${KDIR:-$BUILD/$GUEST/$KERNEL$VARIANT}
 # Built in tree: with every path relative, objects hash the same in ccache
 # for both kernels and for every clone of the project.
 SRC=$KDIR/src

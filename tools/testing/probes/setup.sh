@@ -13,6 +13,7 @@ pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 # What one target alone needs (make profile: gdb-multiarch).
 read -ra extra <<<"${SETUP_EXTRA:-}"
 pkgs+=("${extra[@]}")
+[ "$TOOLCHAIN" != clang ] || pkgs+=(clang-16 lld-16 llvm-16)
 
 missing=()
 for p in "${pkgs[@]}"; do
