@@ -54,12 +54,15 @@ SYM_CODE_START(optprobe_common)
 	mov	x19, x30
 
 	/*
-	 * Preemption off, as in the breakpoint path, without the preempt
-	 * tracer's hooks; interrupts stay as the probed code had them. A hit
-	 * while this CPU handles another probe is counted as missed. x19 to
-	 * x23 are scratch that calls preserve from here: the pt_regs gives
-	 * them back at the end.
+	 * Interrupts masked and preemption off, as in the breakpoint path,
+	 * without the preempt tracer's hooks. A hit while this CPU handles
+	 * another probe is counted as missed: with interrupts on, every
+	 * probe hit in an interrupt taken during the handlers would be, and
+	 * the breakpoint path, whose exception masks them, misses none of
+	 * those. x19 to x23 are scratch that calls preserve from here: the
+	 * pt_regs gives them back at the end.
 	 */
+	msr	daifset, #3			// IRQ, FIQ
 	get_current_task x20
 	probe_preempt_disable x20, w2
 	probe_current_slot x21, x2
@@ -97,6 +100,9 @@ SYM_CODE_START(optprobe_common)
 	b.ne	.Lpc_moved
 
 .Lleave:
+	/* The mask first: with interrupts masked no reschedule can be taken. */
+	ldr	x2, [sp, #S_PSTATE]
+	msr	daif, x2
 	probe_preempt_enable x20, x2, w2
 	ldr	x2, [sp, #S_PSTATE]
 	msr	nzcv, x2
@@ -118,6 +124,8 @@ SYM_CODE_START(optprobe_common)
 	ldr	x3, [sp, #S_LR]
 	cmp	x2, x3
 	b.ne	.Lleave
+	ldr	x2, [sp, #S_PSTATE]
+	msr	daif, x2
 	probe_preempt_enable x20, x2, w2
 	ldr	x2, [sp, #S_PSTATE]
 	msr	nzcv, x2
