@@ -116,7 +116,7 @@ static void run_case(const struct insn_case *c, unsigned int variant,
 	inputs[c->inputs].setup(&insn_state, variant);
 	/* Every case writes v0, and some read literals into it. */
 	kernel_neon_begin();
-	c->run(&insn_state);
+	insn_case_call(&insn_state, c->run);
 	kernel_neon_end();
 	*out = insn_state;
 }

@@ -49,6 +49,8 @@ struct insn_case {
 extern const struct insn_case insn_cases[], insn_cases_end[];
 extern char ic_refused_first[], ic_refused_end[];
 void ic_exclusive(void);
+void insn_case_call(struct insn_state *state,
+		    void (*run)(struct insn_state *state));
 #endif
 
 #endif /* __ARM64_KERNEL_PROBES_INSN_TEST_H */

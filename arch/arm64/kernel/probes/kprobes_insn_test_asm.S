@@ -159,6 +159,20 @@ SYM_DATA(insn_cases_end, .quad 0)
 	.popsection
 
 /*
+ * void insn_case_call(struct insn_state *state,
+ *		       void (*run)(struct insn_state *state))
+ *
+ * Run a case. The C code calls this directly, and the case is reached by a
+ * branch from here: with kCFI a call through a pointer first checks the
+ * type hash before its target, which these assembly functions have none
+ * of. The branch is through x16, which the cases' BTI C accepts.
+ */
+SYM_FUNC_START(insn_case_call)
+	mov	x16, x1
+	br	x16
+SYM_FUNC_END(insn_case_call)
+
+/*
  * Instructions no probe may sit on. Never run: only their addresses are
  * used, to show that registering a probe on each is refused.
  */
