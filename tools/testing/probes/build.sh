@@ -13,6 +13,9 @@ mkdir -p "$BUILD"
 if [ "$TOOLCHAIN" = clang ]; then
 	FRAGS+=("$HARNESS/config/clang.config")
 	TC=(LLVM=-16 CC="ccache clang-16" HOSTCC="ccache clang-16")
+	# Kconfig must see the compiler too: BTI_KERNEL and CFI_CLANG
+	# depend on what it can do.
+	export LLVM=-16
 else
 	TC=(CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc")
 fi
