@@ -21,14 +21,17 @@
 # x86_64: the guest the one-kernel targets build and boot; `make check`
 # runs every guest in GUESTS (default "arm64 x86_64"). TOOLCHAIN=gcc (the
 # default) or clang: every target builds its kernels with that compiler.
+# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak) or rt (PREEMPT_RT):
+# the configuration over the ordinary one, in its own tree.
 
 KERNEL ?= series
 H := tools/testing/probes
 GUEST ?= arm64
 TOOLCHAIN ?= gcc
-export KERNEL GUEST TOOLCHAIN
+FLAVOR ?=
+export KERNEL GUEST TOOLCHAIN FLAVOR
 
-.PHONY: all setup kernel initramfs run shell check check-clang tests arches series acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-rt check-smp tests arches series acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -53,6 +56,15 @@ check: setup
 
 check-clang:
 	@$(MAKE) --no-print-directory check TOOLCHAIN=clang GUESTS=arm64
+
+check-debug:
+	@$(MAKE) --no-print-directory check FLAVOR=debug GUESTS=arm64 CHECK_TIMEOUT=7200
+
+check-rt:
+	@$(MAKE) --no-print-directory check FLAVOR=rt GUESTS=arm64
+
+check-smp:
+	@$(MAKE) --no-print-directory tests SMP=4 TESTS=stress,optprobes,bpf
 
 tests: initramfs
 	@BOOT_ARGS="tests=$(TESTS)" $(H)/boot.sh tests 1200
@@ -80,4 +92,4 @@ series: setup
 	@$(H)/series.sh
 
 clean:
-	rm -rf build/$(GUEST)/$(KERNEL)$(if $(filter clang,$(TOOLCHAIN)),-clang)
+	rm -rf build/$(GUEST)/$(KERNEL)$(if $(filter clang,$(TOOLCHAIN)),-clang)$(if $(FLAVOR),-$(FLAVOR))

@@ -432,12 +432,15 @@ static bool show_event(const char *name, char *buf, size_t size)
 }
 
 /*
- * An offset that is an instruction boundary of vfs_read() on every build:
- * any multiple of 4 on arm64; elsewhere instructions vary in length and
- * the probe goes on the function itself.
+ * An offset that is an instruction boundary of vfs_read() on every build,
+ * and not its ftrace call site, where a kprobe is refused without
+ * KPROBES_ON_FTRACE: on arm64 any multiple of 4 past the patchable entry,
+ * whose two NOPs are at +0 with GCC and at +4 after BTI C with Clang.
+ * Elsewhere instructions vary in length, and the probe goes on the
+ * function itself.
  */
 #ifdef CONFIG_ARM64
-#define RT_OFFS	"+8"
+#define RT_OFFS	"+16"
 #else
 #define RT_OFFS	""
 #endif

@@ -19,7 +19,7 @@ console=$LOGS/$job.console
 results=$LOGS/$job.results
 rm -f "$console" "$results"
 
-qemu=("${QEMU[@]}" -smp 2 -m 2G -nic none
+qemu=("${QEMU[@]}" -smp "${SMP:-2}" -m 2G -nic none
       -no-reboot -kernel "$image" -initrd "$KDIR/initramfs.cpio"
       -chardev "file,id=results,path=$results" -device virtconsole,chardev=results
       ${QEMU_EXTRA:-})
@@ -38,7 +38,7 @@ set -e
 # The guest's own dmesg (at the end of the results) sees messages that the
 # quiet console does not print.
 problems=$(cat "$console" "$results" 2>/dev/null | grep -E \
-	'Internal error:|Oops|BUG:|Kernel panic|WARNING:|Unable to handle kernel|rcu: INFO:|detected stalls|soft lockup|blocked for more than|Call [Tt]race:|general protection fault|invalid opcode:' |
+	'Internal error:|Oops|BUG:|UBSAN:|Kernel panic|WARNING:|Unable to handle kernel|rcu: INFO:|detected stalls|soft lockup|blocked for more than|Call [Tt]race:|general protection fault|invalid opcode:' |
 	sort -u | head -20 || true)
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	say "boot: the guest did not finish within $limit s; console log: $console"

@@ -19,6 +19,7 @@ if [ "$TOOLCHAIN" = clang ]; then
 else
 	TC=(CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc")
 fi
+[ -z "$FLAVOR" ] || FRAGS+=("$HARNESS/config/$FLAVOR.config")
 KMAKE=(flock "$KBUILD_LOCK" make -s -C "$SRC" "${TC[@]}" -j"$JOBS")
 
 # Config: allnoconfig + our fragment + ftracetest's. Made aside and put in
@@ -28,7 +29,7 @@ tmp=.config.harness
 	"${FRAGS[@]}" && KCONFIG_CONFIG=$tmp make -s olddefconfig) \
 	>"$LOGS/config.log" 2>&1 || { cat "$LOGS/config.log"; die "config failed"; }
 say "config: $GUEST $KERNEL, $(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"/\1/p' "$SRC/$tmp")$(
-	grep -oE '^CONFIG_(ARM64_BTI_KERNEL|CFI_CLANG|SHADOW_CALL_STACK|LTO_CLANG_THIN|KASAN|PROVE_LOCKING|PREEMPT_RT)=y' "$SRC/$tmp" |
+	grep -oE '^CONFIG_(ARM64_BTI_KERNEL|CFI_CLANG|SHADOW_CALL_STACK|LTO_CLANG_THIN|KASAN_GENERIC|KFENCE|PROVE_LOCKING|UBSAN|DEBUG_KMEMLEAK|PREEMPT_RT)=y' "$SRC/$tmp" |
 	sed 's/^CONFIG_/, /; s/=y$//' | tr -d '\n')"
 dropped=$(grep -A2 '^Value requested for' "$LOGS/config.log" | grep -v '^--' |
 	paste - - - | sed -E 's/Value requested for (\S+) not in final .config\s+Requested value:\s+(\S+)\s+Actual value:\s+(.*)/\1 (asked \2, got \3)/; s/, got \)/, got: not set)/' || true)

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib.sh"
 
 GUESTS=${GUESTS:-arm64 x86_64}
-out=$BUILD/check-$KERNEL
+out=$BUILD/check-$KERNEL$VARIANT
 mkdir -p "$out"
 rc=0
 

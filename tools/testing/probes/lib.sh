@@ -20,6 +20,15 @@ gcc) VARIANT= ;;
 clang) VARIANT=-clang ;;
 *) echo "TOOLCHAIN must be gcc or clang, not '$TOOLCHAIN'" >&2; exit 2 ;;
 esac
+# The configuration's flavour, over the ordinary one: debug (config/
+# debug.config: KASAN, KFENCE, lockdep, UBSAN, kmemleak...) or rt
+# (config/rt.config: PREEMPT_RT). Each has its own tree.
+FLAVOR=${FLAVOR:-}
+case $FLAVOR in
+'') ;;
+debug | rt) VARIANT=$VARIANT-$FLAVOR ;;
+*) echo "FLAVOR must be empty, debug or rt, not '$FLAVOR'" >&2; exit 2 ;;
+esac
 # Where this kernel's tree, objects and logs go (make arches gives its own).
 KDIR=${KDIR:-$BUILD/$GUEST/$KERNEL$VARIANT}
 # Built in tree: with every path relative, objects hash the same in ccache

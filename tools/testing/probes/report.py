@@ -28,8 +28,12 @@ LOG_LINES = 200
 def load_expectations(guest, kernel):
     """Map (suite, test) to (status, reason) for this guest and kernel.
 
-    The KERNELS field is all, upstream or series, for every guest, or
-    GUEST:KERNELS for one guest alone."""
+    The KERNELS field is all, upstream or series, for every build, or
+    WHERE:KERNELS for some alone: WHERE is a guest (arm64, x86_64), a
+    toolchain (gcc, clang: $TOOLCHAIN) or a flavour (debug, rt: $FLAVOR)."""
+    here = {guest, os.environ.get("TOOLCHAIN") or "gcc"}
+    if os.environ.get("FLAVOR"):
+        here.add(os.environ["FLAVOR"])
     expected = {}
     with open(os.path.join(HERE, "expected")) as f:
         for lineno, line in enumerate(f, 1):
@@ -41,7 +45,7 @@ def load_expectations(guest, kernel):
                 sys.exit(f"expected:{lineno}: want SUITE TEST KERNELS STATUS REASON")
             suite, test, kernels, status, reason = fields
             where, _, kernels = kernels.rpartition(":")
-            if where not in ("", guest):
+            if where and where not in here:
                 continue
             if kernels in ("all", kernel):
                 expected[(suite, test)] = (status, reason)

@@ -313,11 +313,19 @@ int __kprobes kprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 
 	__this_cpu_write(current_kprobe, p);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	/* A pre-handler that returns non-zero has set the PC itself. */
-	if (p->pre_handler && p->pre_handler(p, regs))
+	/*
+	 * A pre-handler that returns non-zero has set the PC itself, as
+	 * bpf_override_return() does when it returns to x30. Resuming there
+	 * is a return, not the branch that reached the BRK: drop that
+	 * branch's BTYPE, or the next instruction, no landing pad, would
+	 * take a Branch Target exception.
+	 */
+	if (p->pre_handler && p->pre_handler(p, regs)) {
+		regs->pstate &= ~PSR_BTYPE_MASK;
 		reset_current_kprobe();
-	else
+	} else {
 		run_probed_insn(p, kcb, regs);
+	}
 	return DBG_HOOK_HANDLED;
 }
 

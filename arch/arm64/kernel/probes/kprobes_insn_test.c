@@ -97,6 +97,7 @@ static const void *insn_case_gen_params(const void *prev, char *desc)
 }
 
 static unsigned int pre_hits, post_hits;
+static u64 post_btype;
 
 static int count_pre(struct kprobe *p, struct pt_regs *regs)
 {
@@ -108,6 +109,27 @@ static void count_post(struct kprobe *p, struct pt_regs *regs,
 		       unsigned long flags)
 {
 	post_hits++;
+	post_btype = regs->pstate & PSR_BTYPE_MASK;
+}
+
+/*
+ * The BTYPE the probed instruction leaves for the next one to check, as
+ * the hardware sets it in guarded text: BLR sets C, BR through a register
+ * other than x16 or x17 sets J or C, everything else, RET and the stepped
+ * instructions included, none. Without BTI in the kernel, none at all.
+ */
+static u64 expected_btype(const struct insn_case *c)
+{
+	u32 insn = le32_to_cpu(*(__le32 *)c->probe);
+
+	if (!system_supports_bti_kernel())
+		return PSR_BTYPE_NONE;
+	if ((insn & 0xfffffc1f) == 0xd63f0000)
+		return PSR_BTYPE_C;
+	if ((insn & 0xfffffc1f) == 0xd61f0000)
+		return (insn >> 5 & 0x1f) == 16 || (insn >> 5 & 0x1f) == 17 ?
+		       PSR_BTYPE_J : PSR_BTYPE_JC;
+	return PSR_BTYPE_NONE;
 }
 
 static void run_case(const struct insn_case *c, unsigned int variant,
@@ -183,6 +205,8 @@ static void insn_matrix_test(struct kunit *test)
 
 	KUNIT_EXPECT_EQ(test, pre_hits, variants);
 	KUNIT_EXPECT_EQ(test, post_hits, variants);
+	KUNIT_EXPECT_EQ_MSG(test, post_btype, expected_btype(c),
+			    "PSTATE.BTYPE after the probed instruction");
 	for (v = 0; v < variants; v++)
 		expect_same_state(test, &probed[v], &plain[v], "", v);
 }
@@ -190,12 +214,19 @@ static void insn_matrix_test(struct kunit *test)
 #ifdef CONFIG_OPTPROBES
 /*
  * What the detour of an optimized probe cannot carry (opt.c): BLR would
- * return into it, and LDR (literal, SIMD&FP) needs a free register.
+ * return into it, and LDR (literal, SIMD&FP) needs a free register. With
+ * BTI in the kernel, neither may a landing pad (BTI, PACIASP, PACIBSP)
+ * be replaced by the branch to a detour: an indirect branch to it would
+ * take a Branch Target exception.
  */
 static bool detour_refuses(u32 insn)
 {
+	bool pad = (insn & 0xffffff3f) == 0xd503241f ||
+		   insn == 0xd503233f || insn == 0xd503237f;
+
 	return (insn & 0xfffffc1f) == 0xd63f0000 ||
-	       (insn & 0x3f000000) == 0x1c000000;
+	       (insn & 0x3f000000) == 0x1c000000 ||
+	       (pad && system_supports_bti_kernel());
 }
 
 /* Wait until the optimizer has put a branch at @addr; false after 10 s. */

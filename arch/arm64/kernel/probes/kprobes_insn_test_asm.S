@@ -49,7 +49,9 @@ SYM_INNER_LABEL(\name\()_probe, SYM_L_GLOBAL)
 	\insn
 	mov	x27, #1
 	b	2f
-1:	mov	x27, #2
+	/* BTI JC: what BR and BLR cases reach, in guarded text. */
+1:	hint	#38
+	mov	x27, #2
 2:	stp	x0, x1, [x28, #ISTATE_X + 0]
 	stp	x2, x3, [x28, #ISTATE_X + 16]
 	stp	x4, x5, [x28, #ISTATE_X + 32]
@@ -92,6 +94,7 @@ insn_case ic_cbnz_w, IC_SIM, IC_X1,	"cbnz w1, 1f"
 insn_case ic_tbz_40, IC_SIM, IC_X1,	"tbz x1, #40, 1f"
 insn_case ic_tbnz_3, IC_SIM, IC_X1,	"tbnz w1, #3, 1f"
 insn_case ic_br, IC_SIM, IC_DEFAULT,	"br x1",	"adr x1, 1f"
+insn_case ic_br_x16, IC_SIM, IC_DEFAULT,	"br x16",	"adr x16, 1f"
 insn_case ic_blr, IC_SIM, IC_DEFAULT,	"blr x1",	"adr x1, 1f"
 insn_case ic_blr_x30, IC_SIM, IC_DEFAULT,	"blr x30",	"adr x30, 1f"
 insn_case ic_ret, IC_SIM, IC_DEFAULT,	"ret",		"adr x30, 1f"

@@ -15,6 +15,7 @@
 #include <linux/sizes.h>
 #include <linux/uaccess.h>
 
+#include <asm/cpufeature.h>
 #include <asm/daifflags.h>
 #include <asm/insn.h>
 #include <asm/ptrace.h>
@@ -93,6 +94,35 @@ void __kprobes sim_tbz(u32 insn, struct pt_regs *regs)
 	branch_if(regs, set == !!(insn & BIT(24)), imm14_offset(insn));
 }
 
+/*
+ * BR and BLR in guarded kernel text set PSTATE.BTYPE, and the instruction
+ * they reach must be a landing pad that accepts it. Simulated, they set it
+ * in the saved PSTATE, which ERET restores: the target is checked as the
+ * branch would have had it checked, and a probe does not switch BTI off
+ * for the branch it replaces. BR through x16 or x17, which PLT-like veneers
+ * use, sets J; through any other register, J or C. RET sets none. User
+ * code is left as it was: whether its page is guarded is the VMA's.
+ */
+static void __kprobes sim_branch_btype(u32 insn, struct pt_regs *regs)
+{
+	u64 btype;
+
+	if (user_mode(regs) || !system_supports_bti_kernel())
+		return;
+	switch (FIELD_GET(GENMASK(22, 21), insn)) {
+	case 0:
+		btype = RN(insn) == 16 || RN(insn) == 17 ? PSR_BTYPE_J :
+							   PSR_BTYPE_JC;
+		break;
+	case 1:
+		btype = PSR_BTYPE_C;
+		break;
+	default:
+		return;
+	}
+	regs->pstate = (regs->pstate & ~PSR_BTYPE_MASK) | btype;
+}
+
 /* BR, BLR, RET: the target is read before BLR x30 overwrites it. */
 void __kprobes sim_br(u32 insn, struct pt_regs *regs)
 {
@@ -101,6 +131,7 @@ void __kprobes sim_br(u32 insn, struct pt_regs *regs)
 	if (FIELD_GET(GENMASK(22, 21), insn) == 1)
 		regs->regs[30] = regs->pc + AARCH64_INSN_SIZE;
 	regs->pc = target;
+	sim_branch_btype(insn, regs);
 }
 
 /* ADR, ADRP: immhi:immlo, in bytes for ADR, in 4KB pages for ADRP. */
