@@ -50,6 +50,19 @@ for key, label in names.items():
     u = (up[("@bench", key)] - up[("@bench", "baseline")]) / n
     s = (se[("@bench", key)] - se[("@bench", "baseline")]) / n
     print(f"| {label} | {u:.0f} | {s:.0f} | {s / u:.2f} |")
+# The uprobe kinds, each against the unprobed uprobe_loop (arm64 only).
+unames = {
+    "h": "(h) uprobe on a nop", "i": "(i) uprobe on the push stp x29, x30",
+    "j": "(j) uprobe on a ret", "k": "(k) uretprobe",
+    "l": "(l) uprobe on mov x29, sp",
+}
+if ("@bench", "ubase") in up and ("@bench", "ubase") in se:
+    for key, label in unames.items():
+        if ("@bench", key) not in up or ("@bench", key) not in se:
+            continue
+        u = (up[("@bench", key)] - up[("@bench", "ubase")]) / n
+        s = (se[("@bench", key)] - se[("@bench", "ubase")]) / n
+        print(f"| {label} | {u:.0f} | {s:.0f} | {s / u:.2f} |")
 print("| 1000 probes, guest time | upstream | series | series/upstream |")
 print("| --- | --- | --- | --- |")
 for step in ("define", "enable", "disable", "delete"):

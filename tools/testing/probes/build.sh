@@ -20,7 +20,7 @@ else
 	TC=(CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc")
 fi
 [ -z "$FLAVOR" ] || FRAGS+=("$HARNESS/config/$FLAVOR.config")
-KMAKE=(flock "$KBUILD_LOCK" make -s -C "$SRC" "${TC[@]}" -j"$JOBS")
+KMAKE=(make -s -C "$SRC" "${TC[@]}" -j"$JOBS")
 
 # Config: allnoconfig + our fragment + ftracetest's. Made aside and put in
 # place only when it differs, so an unchanged config rebuilds nothing.
@@ -44,6 +44,11 @@ else
 fi
 
 say "build: $GUEST $KERNEL kernel in $OBJ"
+# The lock is held from here to the installed modules, so that another
+# build waiting for it cannot slip in between and leave this one's guest
+# waiting for a whole kernel.
+exec 9>>"$KBUILD_LOCK"
+flock 9
 start=$(date +%s)
 if ! "${KMAKE[@]}" "$IMAGE_TARGET" modules >"$LOGS/build.log" 2>&1; then
 	grep -E 'error|Error' -m 40 "$LOGS/build.log" >&2 || tail -40 "$LOGS/build.log" >&2

@@ -26,18 +26,22 @@ cp "$HARNESS"/guest/*.sh "$HARNESS/compare.defs" "$HARNESS/fuzz.awk" \
 if [ -d "$HARNESS/guest/tests.d" ]; then
 	cp -r "$HARNESS/guest/tests.d/." "$root/harness/tests.d/"
 fi
-# The test programs: freestanding assembly of the guest's architecture
-# (progs/GUEST/), with a list of the file offsets of their symbols for
-# uprobe_events.
+# The test programs of the guest's architecture (progs/GUEST/), assembly
+# or C, with a list of the file offsets of their symbols for uprobe_events.
 mkdir -p "$root/harness/progs"
-for src in "$HARNESS/progs/$GUEST"/*.S; do
+for src in "$HARNESS/progs/$GUEST"/*.[Sc]; do
 	[ -f "$src" ] || continue
-	prog=$root/harness/progs/$(basename "$src" .S)
-	${CROSS_COMPILE}as "$src" -o "$KDIR/prog.o"
-	${CROSS_COMPILE}ld -static -o "$prog" "$KDIR/prog.o"
+	prog=$root/harness/progs/$(basename "$src" | sed 's/\.[Sc]$//')
+	if [ "${src##*.}" = c ]; then
+		# C with the static libc, around the labels its asm defines.
+		${CROSS_COMPILE}gcc -Wall -static -O2 -o "$prog" "$src"
+	else
+		${CROSS_COMPILE}as "$src" -o "$KDIR/prog.o"
+		${CROSS_COMPILE}ld -static -o "$prog" "$KDIR/prog.o"
+	fi
 	read -r off vaddr < <(${CROSS_COMPILE}readelf -lW "$prog" |
 		awk '$1 == "LOAD" && $8 == "E" { print $2, $3; exit }')
-	${CROSS_COMPILE}nm "$prog" | while read -r addr type name; do
+	${CROSS_COMPILE}nm --defined-only "$prog" | while read -r addr _ name; do
 		printf '0x%x %s\n' $((0x$addr - vaddr + off)) "$name"
 	done >"$prog.syms"
 done
@@ -53,7 +57,7 @@ case $GUEST in
 arm64) getppid=__arm64_sys_getppid ;;
 x86_64) getppid=__x64_sys_getppid ;;
 esac
-${CROSS_COMPILE}objdump -d --no-show-raw-insn --disassemble=$getppid \
+${CROSS_COMPILE}objdump -d --no-show-raw-insn --disassemble="$getppid" \
 	"$OBJ/vmlinux" | python3 -c '
 import re, sys
 func, guest = sys.argv[1:]
@@ -68,7 +72,7 @@ if guest == "arm64":
 else:
     fentry = next(i for i, (a, m, rest) in enumerate(insns) if "__fentry__" in rest)
     print("body", offs[fentry + 1])
-' $getppid "$GUEST" >"$root/harness/bench.offsets"
+' "$getppid" "$GUEST" >"$root/harness/bench.offsets"
 # The kernel's config, for tests whose outcome depends on it (BTI, kCFI).
 cp "$SRC/.config" "$root/harness/kernel.config"
 cp -r "$SRC/tools/testing/selftests/ftrace" "$root/ftrace"

@@ -18,7 +18,7 @@ echo 1 >"$work/build/base/VERSION"
 git -C "$top" init -q
 
 assemble() {
-	TOP=$top BUILD=$work/build KERNEL=series TOOLCHAIN=gcc GUEST=arm64 \
+	TOP=$top BUILD=$work/build KERNEL=series TOOLCHAIN=gcc FLAVOR= GUEST=arm64 \
 		"$HARNESS/assemble.sh" >"$work/out" 2>&1
 }
 src=$work/build/arm64/series/src

@@ -14,9 +14,12 @@ typedef u32 probe_opcode_t;
 
 /*
  * A simulation routine: entered with regs->pc at the probed instruction,
- * it leaves regs->pc at the instruction to execute next.
+ * it leaves regs->pc at the instruction to execute next and returns true.
+ * Only a uprobe's simulation of a store may return false: the store would
+ * fault, nothing has changed, and the instruction is to be stepped, so that
+ * the fault and the signal are the instruction's own.
  */
-typedef void (probe_simulate_t)(u32 insn, struct pt_regs *regs);
+typedef bool (probe_simulate_t)(u32 insn, struct pt_regs *regs);
 
 #ifdef CONFIG_KPROBES
 typedef u32 kprobe_opcode_t;

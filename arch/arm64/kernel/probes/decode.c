@@ -45,6 +45,11 @@ static const struct probe_insn_class probe_insn_classes[] = {
 	/* --- Data processing, immediate (op1 = 100x) ---------------------- */
 	/* ADR, ADRP: PC-relative. */
 	ROW(0x1f000000, 0x10000000, SIM,  SIM,  sim_adr, "adr/adrp"),
+	/*
+	 * MOV x29, SP: a uprobe on the second instruction of most functions
+	 * saves the step's second exception and return to user space.
+	 */
+	ROW(0xffffffff, 0x910003fd, STEP, SIM,  sim_frame_pointer, "mov-fp-sp"),
 	/* Arithmetic, logical, moves, bitfields, extract, tags, min/max. */
 	ROW(0x1c000000, 0x10000000, STEP, STEP, NULL, "dp-immediate"),
 
@@ -168,6 +173,12 @@ static const struct probe_insn_class probe_insn_classes[] = {
 	 */
 	ROW(0x3fa00000, 0x08000000, NO,   NO,   NULL, "exclusive"),
 	ROW(0xbfa00000, 0x88200000, NO,   NO,   NULL, "exclusive-pair"),
+	/*
+	 * STP x29, x30, [SP, #-N]!, the push of the frame record that opens
+	 * most functions: for a uprobe, a store through uaccess rather than
+	 * a step, or the step when that store would fault.
+	 */
+	ROW(0xffc07fff, 0xa9807bfd, STEP, SIM,  sim_push_frame, "push-frame"),
 	/*
 	 * CASP, LDAR, STLR, LDLAR, STLLR, CAS and every other load or store:
 	 * they address memory through registers only.

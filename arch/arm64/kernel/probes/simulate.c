@@ -51,47 +51,52 @@ static void __kprobes branch_if(struct pt_regs *regs, bool taken, s64 offset)
 	regs->pc += taken ? offset : AARCH64_INSN_SIZE;
 }
 
-void __kprobes sim_nop(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_nop(u32 insn, struct pt_regs *regs)
 {
 	next(regs);
+	return true;
 }
 
 /* B, BL */
-void __kprobes sim_b(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_b(u32 insn, struct pt_regs *regs)
 {
 	if (insn & BIT(31))
 		regs->regs[30] = regs->pc + AARCH64_INSN_SIZE;
 	regs->pc += imm26_offset(insn);
+	return true;
 }
 
 /*
  * B.cond, BC.cond: the condition checks of traps.c, written for AArch32
  * instructions, read the same NZCV bits of PSTATE.
  */
-void __kprobes sim_b_cond(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_b_cond(u32 insn, struct pt_regs *regs)
 {
 	branch_if(regs, aarch32_opcode_cond_checks[insn & 0xf](regs->pstate),
 		  imm19_offset(insn));
+	return true;
 }
 
 /* CBZ, CBNZ: bit 31 selects Xt over Wt, bit 24 CBNZ over CBZ. */
-void __kprobes sim_cbz(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_cbz(u32 insn, struct pt_regs *regs)
 {
 	u64 val = pt_regs_read_reg(regs, RT(insn));
 
 	if (!(insn & BIT(31)))
 		val = lower_32_bits(val);
 	branch_if(regs, !val == !(insn & BIT(24)), imm19_offset(insn));
+	return true;
 }
 
 /* TBZ, TBNZ: the bit number is b5:b40, bit 24 selects TBNZ over TBZ. */
-void __kprobes sim_tbz(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_tbz(u32 insn, struct pt_regs *regs)
 {
 	unsigned int bit = FIELD_GET(BIT(31), insn) << 5 |
 			   FIELD_GET(GENMASK(23, 19), insn);
 	bool set = pt_regs_read_reg(regs, RT(insn)) & BIT_ULL(bit);
 
 	branch_if(regs, set == !!(insn & BIT(24)), imm14_offset(insn));
+	return true;
 }
 
 /*
@@ -124,7 +129,7 @@ static void __kprobes sim_branch_btype(u32 insn, struct pt_regs *regs)
 }
 
 /* BR, BLR, RET: the target is read before BLR x30 overwrites it. */
-void __kprobes sim_br(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_br(u32 insn, struct pt_regs *regs)
 {
 	u64 target = pt_regs_read_reg(regs, RN(insn));
 
@@ -132,10 +137,11 @@ void __kprobes sim_br(u32 insn, struct pt_regs *regs)
 		regs->regs[30] = regs->pc + AARCH64_INSN_SIZE;
 	regs->pc = target;
 	sim_branch_btype(insn, regs);
+	return true;
 }
 
 /* ADR, ADRP: immhi:immlo, in bytes for ADR, in 4KB pages for ADRP. */
-void __kprobes sim_adr(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_adr(u32 insn, struct pt_regs *regs)
 {
 	s64 imm = sign_extend64(FIELD_GET(GENMASK(23, 5), insn) << 2 |
 				FIELD_GET(GENMASK(30, 29), insn), 20);
@@ -147,6 +153,7 @@ void __kprobes sim_adr(u32 insn, struct pt_regs *regs)
 		val = regs->pc + imm;
 	pt_regs_write_reg(regs, RT(insn), val);
 	next(regs);
+	return true;
 }
 
 /*
@@ -167,8 +174,12 @@ static bool __kprobes read_literal(struct pt_regs *regs, u64 addr, void *val,
 	return false;
 }
 
-/* LDR Wt, LDR Xt, LDRSW Xt (literal): opc is bits 31:30. */
-void __kprobes sim_ldr_literal(u32 insn, struct pt_regs *regs)
+/*
+ * LDR Wt, LDR Xt, LDRSW Xt (literal): opc is bits 31:30. A faulting user
+ * load has its signal queued and counts as carried out: a copy stepped out
+ * of line would read from the wrong address.
+ */
+bool __kprobes sim_ldr_literal(u32 insn, struct pt_regs *regs)
 {
 	u64 addr = regs->pc + imm19_offset(insn);
 	unsigned int opc = FIELD_GET(GENMASK(31, 30), insn);
@@ -178,7 +189,7 @@ void __kprobes sim_ldr_literal(u32 insn, struct pt_regs *regs)
 	} val = {};
 
 	if (!read_literal(regs, addr, &val, opc == 1 ? 8 : 4))
-		return;
+		return true;
 	if (opc == 1)
 		pt_regs_write_reg(regs, RT(insn), val.x);
 	else if (opc == 2)
@@ -186,6 +197,7 @@ void __kprobes sim_ldr_literal(u32 insn, struct pt_regs *regs)
 	else
 		pt_regs_write_reg(regs, RT(insn), val.w);
 	next(regs);
+	return true;
 }
 
 void probe_load_vreg(unsigned int n, const u8 *q);
@@ -196,7 +208,7 @@ void probe_load_vreg(unsigned int n, const u8 *q);
  * the CPU and the handlers, built with -mgeneral-regs-only, leave them be.
  * A scalar load clears the rest of the vector register, hence the zeroes.
  */
-void __kprobes sim_ldr_fp_literal(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_ldr_fp_literal(u32 insn, struct pt_regs *regs)
 {
 	u64 addr = regs->pc + imm19_offset(insn);
 	u8 q[16] __aligned(16) = {};
@@ -204,6 +216,7 @@ void __kprobes sim_ldr_fp_literal(u32 insn, struct pt_regs *regs)
 	memcpy(q, (void *)addr, 4 << FIELD_GET(GENMASK(31, 30), insn));
 	probe_load_vreg(RT(insn), q);
 	next(regs);
+	return true;
 }
 
 /*
@@ -212,7 +225,7 @@ void __kprobes sim_ldr_fp_literal(u32 insn, struct pt_regs *regs)
  * same keys. Without pointer authentication both are NOPs, as the
  * originals are. Bit 5 selects SP over zero, bit 6 the B key.
  */
-void __kprobes sim_pac_lr(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_pac_lr(u32 insn, struct pt_regs *regs)
 {
 	register u64 x17 asm("x17") = regs->regs[30];
 	register u64 x16 asm("x16") = (insn & BIT(5)) ? regs->sp : 0;
@@ -223,11 +236,48 @@ void __kprobes sim_pac_lr(u32 insn, struct pt_regs *regs)
 		asm volatile("hint #8" : "+r" (x17) : "r" (x16));
 	regs->regs[30] = x17;
 	next(regs);
+	return true;
+}
+
+/*
+ * MOV x29, SP (ADD x29, SP, #0), user only: the frame pointer that follows
+ * most functions' push of the frame record.
+ */
+bool __kprobes sim_frame_pointer(u32 insn, struct pt_regs *regs)
+{
+	regs->regs[29] = regs->sp;
+	next(regs);
+	return true;
+}
+
+/*
+ * STP x29, x30, [SP, #imm]! (64-bit, pre-index), user only: the push of
+ * the frame record that opens most functions, where uprobes sit most.
+ * The task's SP must be 16-byte aligned, or the instruction takes an SP
+ * alignment fault; the store may fault too. In either case nothing is
+ * changed and false returned, and the instruction is stepped: its own
+ * fault, signal and registers then follow, exactly. A fault on a stack
+ * that may grow is handled by the uaccess as by the instruction, growing
+ * the stack.
+ */
+bool __kprobes sim_push_frame(u32 insn, struct pt_regs *regs)
+{
+	s64 offset = sign_extend64(FIELD_GET(GENMASK(21, 15), insn), 6) * 8;
+	u64 record[2] = { regs->regs[29], regs->regs[30] };
+	unsigned long sp = regs->sp + offset;
+
+	if (!IS_ALIGNED(regs->sp, 16) ||
+	    copy_to_user((void __user *)sp, record, sizeof(record)))
+		return false;
+	regs->sp = sp;
+	next(regs);
+	return true;
 }
 
 /* MRS Xt, DAIF, kernel only: the value the probed code had. */
-void __kprobes sim_mrs_daif(u32 insn, struct pt_regs *regs)
+bool __kprobes sim_mrs_daif(u32 insn, struct pt_regs *regs)
 {
 	pt_regs_write_reg(regs, RT(insn), regs->pstate & DAIF_MASK);
 	next(regs);
+	return true;
 }

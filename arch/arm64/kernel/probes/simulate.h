@@ -18,5 +18,7 @@ probe_simulate_t sim_ldr_literal;
 probe_simulate_t sim_ldr_fp_literal;
 probe_simulate_t sim_pac_lr;
 probe_simulate_t sim_mrs_daif;
+probe_simulate_t sim_frame_pointer;
+probe_simulate_t sim_push_frame;
 
 #endif /* __ARM64_KERNEL_PROBES_SIMULATE_H */

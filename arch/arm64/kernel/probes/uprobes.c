@@ -67,12 +67,17 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *auprobe, struct mm_struct *mm,
 
 bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
 {
+	u64 btype = regs->pstate & PSR_BTYPE_MASK;
+
 	if (!auprobe->simulate)
 		return false;
 	/* Landed, as in run_probed_insn(): see there. */
 	regs->pstate &= ~PSR_BTYPE_MASK;
-	auprobe->simulate(le32_to_cpu(auprobe->insn), regs);
-	return true;
+	if (auprobe->simulate(le32_to_cpu(auprobe->insn), regs))
+		return true;
+	/* A store that would fault: the step takes the fault, as it was. */
+	regs->pstate |= btype;
+	return false;
 }
 
 int arch_uprobe_pre_xol(struct arch_uprobe *auprobe, struct pt_regs *regs)

@@ -26,6 +26,30 @@ bench e "p:bench/e $f+$bl"
 bench f "r:bench/f $f"
 bench g "p:bench/g $f" "r:bench/g2 $f"
 
+# Uprobe kinds, on arm64's uprobe_loop: a uprobe event on the NOP, the
+# push of the frame record, RET and MOV x29, SP of the function it calls,
+# and a uretprobe on it, each against the unprobed loop.
+ul=/harness/progs/uprobe_loop
+if [ -x $ul ]; then
+	uoff() { sed -n "s/^\([0-9a-fx]*\) $1\$/\1/p" "$ul.syms"; }
+	echo "@bench ubase $($ul "$n" "$rounds")" >&3
+	umeasure() { echo "@bench $name $($ul "$n" "$rounds")" >&3; }
+	ubench() {
+		name=$1
+		echo "$2" >uprobe_events || echo "@error $1: $2" >&3
+		echo 1 >events/bench/enable
+		umeasure
+		echo 0 >events/bench/enable
+		echo >trace
+		echo >uprobe_events
+	}
+	ubench h "p:bench/h $ul:$(uoff ub_nop)"
+	ubench i "p:bench/i $ul:$(uoff ub_push)"
+	ubench j "p:bench/j $ul:$(uoff ub_ret)"
+	ubench k "r:bench/k $ul:$(uoff ub_func)"
+	ubench l "p:bench/l $ul:$(uoff ub_fp)"
+fi
+
 # The floor: the function tracer on the same function.
 echo "$f" >set_ftrace_filter
 echo function >current_tracer

@@ -9,10 +9,11 @@
 
 #include "../../../../arch/arm64/kernel/probes/decode.c"
 
-#define STUB(fn) void fn(u32 insn, struct pt_regs *regs) { (void)insn; (void)regs; }
+#define STUB(fn) bool fn(u32 insn, struct pt_regs *regs) { (void)insn; (void)regs; return true; }
 STUB(sim_nop) STUB(sim_b) STUB(sim_b_cond) STUB(sim_cbz) STUB(sim_tbz)
 STUB(sim_br) STUB(sim_adr) STUB(sim_ldr_literal) STUB(sim_ldr_fp_literal)
-STUB(sim_pac_lr) STUB(sim_mrs_daif)
+STUB(sim_pac_lr) STUB(sim_mrs_daif) STUB(sim_frame_pointer)
+STUB(sim_push_frame)
 
 static const struct {
 	probe_simulate_t *fn;
@@ -22,7 +23,8 @@ static const struct {
 	SIMNAME(sim_nop), SIMNAME(sim_b), SIMNAME(sim_b_cond), SIMNAME(sim_cbz),
 	SIMNAME(sim_tbz), SIMNAME(sim_br), SIMNAME(sim_adr),
 	SIMNAME(sim_ldr_literal), SIMNAME(sim_ldr_fp_literal),
-	SIMNAME(sim_pac_lr), SIMNAME(sim_mrs_daif),
+	SIMNAME(sim_pac_lr), SIMNAME(sim_mrs_daif), SIMNAME(sim_frame_pointer),
+	SIMNAME(sim_push_frame),
 };
 
 static const char *action[] = { "NO", "STEP", "SIM" };

@@ -3,6 +3,7 @@
 #ifndef SHIM_LINUX_TYPES_H
 #define SHIM_LINUX_TYPES_H
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 typedef uint8_t u8;
 typedef uint32_t u32;
