@@ -1020,8 +1020,13 @@ static int validate_probe_symbol(const char *symbol, unsigned long *addr)
 	*addr = 0;
 	if (!colon)
 		return check_symbol_count(NULL, symbol, addr);
+	/*
+	 * No module has a name this long: like any module not loaded, the
+	 * probe waits for it (tracefs), or registering fails with -ENOENT
+	 * (the perf PMU), as for any other symbol that cannot be found.
+	 */
 	if (colon - symbol >= MODULE_NAME_LEN)
-		return -EINVAL;
+		return 0;
 	strscpy(mod, symbol, colon - symbol + 1);
 	if (IS_ENABLED(CONFIG_MODULES)) {
 		rcu_read_lock_sched();
