@@ -124,9 +124,9 @@ static u64 expected_btype(const struct insn_case *c)
 
 	if (!system_supports_bti_kernel())
 		return PSR_BTYPE_NONE;
-	if ((insn & 0xfffffc1f) == 0xd63f0000)
+	if (aarch64_insn_is_blr(insn))
 		return PSR_BTYPE_C;
-	if ((insn & 0xfffffc1f) == 0xd61f0000)
+	if (aarch64_insn_is_br(insn))
 		return (insn >> 5 & 0x1f) == 16 || (insn >> 5 & 0x1f) == 17 ?
 		       PSR_BTYPE_J : PSR_BTYPE_JC;
 	return PSR_BTYPE_NONE;
@@ -221,10 +221,10 @@ static void insn_matrix_test(struct kunit *test)
  */
 static bool detour_refuses(u32 insn)
 {
-	bool pad = (insn & 0xffffff3f) == 0xd503241f ||
+	bool pad = aarch64_insn_is_bti(insn) ||
 		   insn == 0xd503233f || insn == 0xd503237f;
 
-	return (insn & 0xfffffc1f) == 0xd63f0000 ||
+	return aarch64_insn_is_blr(insn) ||
 	       (insn & 0x3f000000) == 0x1c000000 ||
 	       (pad && system_supports_bti_kernel());
 }
