@@ -6,6 +6,7 @@
 #   make check    the tests, on every guest; ends with "N passed, N failed, N skipped"
 #   make tests TESTS=bpf,optprobes   only those of the project's guest tests, on GUEST
 #   make check-clang  make check's arm64 guest built with clang-16: BTI, kCFI, SCS
+#   make check-clients  bpftrace and perf on a Debian userland, both kernels
 #   make kernel   build only; prints the path of the Image
 #   make series   write the series as format-patch files against the base
 #   make acceptance  the share of instruction offsets a kernel can probe
@@ -21,8 +22,9 @@
 # x86_64: the guest the one-kernel targets build and boot; `make check`
 # runs every guest in GUESTS (default "arm64 x86_64"). TOOLCHAIN=gcc (the
 # default) or clang: every target builds its kernels with that compiler.
-# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak) or rt (PREEMPT_RT):
-# the configuration over the ordinary one, in its own tree.
+# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak), rt (PREEMPT_RT) or
+# clients (DWARF, BTF, disks: what check-clients boots): the configuration
+# over the ordinary one, in its own tree.
 
 KERNEL ?= series
 H := tools/testing/probes
@@ -31,7 +33,7 @@ TOOLCHAIN ?= gcc
 FLAVOR ?=
 export KERNEL GUEST TOOLCHAIN FLAVOR
 
-.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-rt check-smp tests arches series acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-rt check-smp check-clients tests arches series acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -62,6 +64,9 @@ check-debug:
 
 check-rt:
 	@$(MAKE) --no-print-directory check FLAVOR=rt GUESTS=arm64
+
+check-clients: setup
+	@$(H)/clients.sh
 
 check-smp:
 	@$(MAKE) --no-print-directory tests SMP=4 TESTS=stress,optprobes,bpf

@@ -23,6 +23,18 @@ qemu=("${QEMU[@]}" -smp "${SMP:-2}" -m 2G -nic none
       -no-reboot -kernel "$image" -initrd "$KDIR/initramfs.cpio"
       -chardev "file,id=results,path=$results" -device virtconsole,chardev=results
       ${QEMU_EXTRA:-})
+# The clients flavour's guest has the Debian userland and its kernel's
+# files (clients.sh makes them).
+if [ -z "${DISKS+set}" ] && [ "$FLAVOR" = clients ]; then
+	DISKS="$BUILD/debs/$DEB_ARCH/userland.img $KDIR/kernel-files.img"
+fi
+n=0
+for disk in ${DISKS:-}; do
+	[ -f "$disk" ] || die "no disk image $disk"
+	qemu+=(-drive "file=$disk,if=none,format=raw,snapshot=on,id=disk$n"
+	       -device "$BLK_DEVICE,drive=disk$n")
+	n=$((n + 1))
+done
 append="console=$CONSOLE panic=-1 softlockup_panic=0 harness=$job ${BOOT_ARGS:-}"
 
 if [ "$job" = shell ]; then

@@ -26,6 +26,14 @@ cp "$HARNESS"/guest/*.sh "$HARNESS/compare.defs" "$HARNESS/fuzz.awk" \
 if [ -d "$HARNESS/guest/tests.d" ]; then
 	cp -r "$HARNESS/guest/tests.d/." "$root/harness/tests.d/"
 fi
+# The suites of bpftrace and perf (make check-clients), run in the Debian
+# userland, and their workload: linked dynamically, to run on that
+# userland's libc, with DWARF for perf probe -x.
+mkdir -p "$root/harness/clients.d"
+cp -r "$HARNESS/guest/clients.d/." "$root/harness/clients.d/"
+for src in "$HARNESS"/progs/clients/*.c; do
+	${CROSS_COMPILE}gcc -Wall -g -O2 -o "$root/harness/$(basename "$src" .c)" "$src"
+done
 # The test programs of the guest's architecture (progs/GUEST/), assembly
 # or C, with a list of the file offsets of their symbols for uprobe_events.
 mkdir -p "$root/harness/progs"

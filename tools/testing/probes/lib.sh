@@ -21,13 +21,15 @@ clang) VARIANT=-clang ;;
 *) echo "TOOLCHAIN must be gcc or clang, not '$TOOLCHAIN'" >&2; exit 2 ;;
 esac
 # The configuration's flavour, over the ordinary one: debug (config/
-# debug.config: KASAN, KFENCE, lockdep, UBSAN, kmemleak...) or rt
-# (config/rt.config: PREEMPT_RT). Each has its own tree.
+# debug.config: KASAN, KFENCE, lockdep, UBSAN, kmemleak...), rt
+# (config/rt.config: PREEMPT_RT) or clients (config/clients.config: DWARF,
+# BTF and the disks of the Debian userland, for bpftrace and perf). Each
+# has its own tree.
 FLAVOR=${FLAVOR:-}
 case $FLAVOR in
 '') ;;
-debug | rt) VARIANT=$VARIANT-$FLAVOR ;;
-*) echo "FLAVOR must be empty, debug or rt, not '$FLAVOR'" >&2; exit 2 ;;
+debug | rt | clients) VARIANT=$VARIANT-$FLAVOR ;;
+*) echo "FLAVOR must be empty, debug, rt or clients, not '$FLAVOR'" >&2; exit 2 ;;
 esac
 # Where this kernel's tree, objects and logs go (make arches gives its own).
 KDIR=${KDIR:-$BUILD/$GUEST/$KERNEL$VARIANT}
@@ -41,8 +43,8 @@ JOBS=${JOBS:-$(nproc)}
 KBUILD_LOCK=$BUILD/.kbuild.lock
 
 # What differs between the guests: the toolchain, the kernel image, the
-# Debian architecture of the guest's packages and libraries, QEMU and its
-# console.
+# Debian architecture of the guest's packages and libraries, QEMU, its
+# disks' device and its console.
 case $GUEST in
 arm64)
 	export ARCH=arm64
@@ -53,6 +55,7 @@ arm64)
 	MULTIARCH=aarch64-linux-gnu
 	QEMU=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
 	      -device virtio-serial-device)
+	BLK_DEVICE=virtio-blk-device
 	CONSOLE=ttyAMA0
 	;;
 x86_64)
@@ -63,6 +66,7 @@ x86_64)
 	DEB_ARCH=amd64
 	MULTIARCH=x86_64-linux-gnu
 	QEMU=(qemu-system-x86_64 -M q35 -cpu max -device virtio-serial-pci)
+	BLK_DEVICE=virtio-blk-pci
 	CONSOLE=ttyS0
 	;;
 *) echo "GUEST must be arm64 or x86_64, not '$GUEST'" >&2; exit 2 ;;

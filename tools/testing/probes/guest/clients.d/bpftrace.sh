@@ -1,0 +1,131 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# bpftrace (Debian 12's 0.17) as people run it: BPF programs attached
+# through the kprobe and uprobe PMUs of trace_kprobe.c and trace_uprobe.c.
+# Every test runs a workload whose calls it knows (clients_target) and
+# checks the values bpftrace reports against them.
+. /harness/lib.sh
+
+T=/harness/clients_target
+out=/tmp/bpftrace.out
+tracefs=/sys/kernel/tracing
+case $(uname -m) in
+aarch64) SYS=__arm64_sys ;;
+x86_64) SYS=__x64_sys ;;
+esac
+LIBC=$(ldd $T | awk '$1 ~ /^libc\.so/ { print $3 }')
+# The wildcard test attaches more than the default limits of 512.
+export BPFTRACE_MAX_PROBES=1024 BPFTRACE_MAX_BPF_PROGS=1024
+# Each probe attached through the PMU is a file descriptor.
+ulimit -n 8192
+
+# bt ARGS...: bpftrace, bounded in time, its output and errors in $out.
+bt() {
+	timeout -k 5 600 bpftrace "$@" >$out 2>&1
+}
+
+# verdict NAME: PASS if the command before succeeded, else FAIL with
+# bpftrace's output.
+verdict() {
+	if [ $? = 0 ]; then
+		result bpftrace PASS "$1"
+	else
+		result bpftrace FAIL "$1"
+		log_file bpftrace "$1" $out
+	fi
+}
+
+# map NAME [KEY]: the value bpftrace printed for @NAME (or @NAME[KEY]).
+map() {
+	sed -n "s/^@$1${2:+\\[$2\\]}: \\(-\\?[0-9]*\\)\$/\\1/p" $out
+}
+
+# kprobe: a system call's open, with arg0 (dfd, AT_FDCWD) and str() of
+# the user's path: five opens of the workload's own path, each seen once.
+bt -e 'kprobe:do_sys_openat2 /comm == "clients_target"/ {
+	printf("open %d %s\n", (int32)arg0, str(uptr(arg1))); }' \
+	-c "$T open /tmp/bt-open 5"
+n=$(grep -cx 'open -100 /tmp/bt-open' $out)
+[ "$n" = 5 ]
+verdict kprobe-arg-str
+
+# BTF: the open's struct open_how, read by its members' names.
+bt -e 'kprobe:do_sys_openat2 /comm == "clients_target"/ {
+	$how = (struct open_how *)arg2;
+	if (str(uptr(arg1)) == "/tmp/bt-btf") {
+		printf("how %x %o\n", $how->flags, $how->mode); } }' \
+	-c "$T open /tmp/bt-btf 3"
+# O_WRONLY | O_CREAT | O_TRUNC is 0x241 on both guests; the kernel adds
+# O_LARGEFILE.
+n=0
+while read -r tag flags mode _; do
+	[ "$tag" = how ] && [ "$mode" = 644 ] &&
+		(((0x$flags & 0x241) == 0x241)) && n=$((n + 1))
+done <$out
+[ "$n" = 3 ]
+verdict kprobe-btf-members
+
+# kretprobe: what vfs_read returned, in a histogram: 20 reads of 4096
+# bytes each fall in [4K, 8K); the dynamic loader's reads are smaller.
+bt -e 'kretprobe:vfs_read /comm == "clients_target"/ { @ = hist(retval); }' \
+	-c "$T read 20 4096"
+n=$(sed -n 's/^\[4K, 8K) *\([0-9]*\) .*/\1/p' $out)
+[ "$n" = 20 ]
+verdict kretprobe-retval-hist
+
+# A wildcard: one probe for each traceable vfs_ and ext4_ function that
+# bpftrace lists, all attached at once, hit, then all detached.
+want=$({ bpftrace -l 'kprobe:vfs_*'; bpftrace -l 'kprobe:ext4_*'; } 2>/dev/null | wc -l)
+before=$(wc -l </sys/kernel/debug/kprobes/list)
+bt -e 'kprobe:vfs_*,kprobe:ext4_* /comm == "clients_target"/ { @[probe] = count(); }' \
+	-c "$T read 20 4096"
+attached=$(sed -n 's/^Attaching \([0-9]*\) probes.*/\1/p' $out)
+reads=$(map '' 'kprobe:vfs_read')
+after=$(wc -l </sys/kernel/debug/kprobes/list)
+echo "listed $want, attached $attached, vfs_read $reads, kprobes before $before after $after" >>$out
+[ "$want" -ge 200 ] && [ "$attached" = "$want" ] &&
+	[ "$reads" -ge 20 ] && [ "$after" = "$before" ]
+verdict kprobe-wildcard
+
+# uprobe and uretprobe on a function of the binary: add3(i, 2, 3) for i
+# in 0..99, so its arguments sum to 4950 and 200, its results to 5550.
+bt -e "uprobe:$T:add3 { @n = count(); @a = sum(arg0); @b = sum(arg1); @c = sum(arg2); }
+	uretprobe:$T:add3 { @r = sum(retval); }" -c "$T add 100"
+[ "$(map n)" = 100 ] && [ "$(map a)" = 4950 ] &&
+	[ "$(map b)" = 200 ] && [ "$(map c)" = 300 ] && [ "$(map r)" = 5550 ] &&
+	grep -qx 'sum 5550' $out
+verdict uprobe-binary
+
+# uprobe and uretprobe on a shared library's function: libc's atoi, its
+# argument a string of the process's memory, its result the number.
+bt -e "uprobe:$LIBC:atoi /comm == \"clients_target\"/ { @s[str(arg0)] = count(); }
+	uretprobe:$LIBC:atoi /comm == \"clients_target\"/ { @r = sum(retval); @n = count(); }" \
+	-c "$T atoi 50"
+[ -n "$LIBC" ] && [ "$(map s 4242)" = 50 ] &&
+	[ "$(map n)" = 50 ] && [ "$(map r)" = 212100 ]
+verdict uprobe-library
+
+# override(): the system call's handler is on the error-injection list;
+# while bpftrace runs, the workload's getppid calls fail with E2BIG and
+# the handler does not run. A kprobe event on the same function, defined
+# before, keeps its place and counts the calls after bpftrace has gone.
+echo "p:clients/getppid ${SYS}_getppid" >>$tracefs/kprobe_events
+echo 1 >$tracefs/events/clients/getppid/enable
+bt --unsafe -e "kprobe:${SYS}_getppid /comm == \"clients_target\"/ { override(-7); }" \
+	-c "$T getppid 100"
+echo >$tracefs/trace
+$T getppid 50 >>$out
+echo 0 >$tracefs/events/clients/getppid/enable
+events=$(grep -c 'clients_target-.* getppid:' $tracefs/trace)
+echo "events after: $events" >>$out
+grep -qx 'errors 100 errno 7' $out &&
+	grep -qx 'errors 0 errno 0' $out && [ "$events" = 50 ]
+verdict override
+echo '-:clients/getppid' >>$tracefs/kprobe_events
+
+# Nothing of bpftrace's is left: its probes went with its file descriptors.
+[ -z "$(cat $tracefs/kprobe_events $tracefs/uprobe_events)" ] &&
+	[ "$(wc -l </sys/kernel/debug/kprobes/list)" = "$before" ]
+verdict nothing-left
+
+exit 0

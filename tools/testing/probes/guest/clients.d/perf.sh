@@ -1,0 +1,110 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# perf (Debian 12's linux-perf 6.1) as people run it: perf probe writes
+# kprobe_events and uprobe_events from the DWARF of the kernel's vmlinux
+# and of a user binary; perf record, script and stat read the events'
+# formats and records. Values are checked against the workload's calls
+# and against what the kernel's own trace shows.
+. /harness/lib.sh
+
+T=/harness/clients_target
+out=/tmp/perf.out
+tracefs=/sys/kernel/tracing
+VMLINUX=/boot/vmlinux-$(uname -r)
+# The sources perf probe -L shows (clients.sh copies the file it needs).
+SRC=/boot/src
+export PAGER=cat
+
+# verdict NAME: PASS if the command before succeeded, else FAIL with the
+# commands' output.
+verdict() {
+	if [ $? = 0 ]; then
+		result perf PASS "$1"
+	else
+		result perf FAIL "$1"
+		log_file perf "$1" $out
+	fi
+}
+
+# p ARGS...: perf, bounded in time, its output in $last and appended to
+# $out.
+last=/tmp/perf.last
+p() {
+	local rc
+
+	echo "+ perf $*" >>$out
+	timeout -k 5 600 perf "$@" >$last 2>&1
+	rc=$?
+	cat $last >>$out
+	return $rc
+}
+
+echo 0 >$tracefs/events/enable
+echo >$tracefs/dynamic_events
+: >$out
+
+# perf probe from DWARF: in do_sys_openat2, at the line that calls
+# do_filp_open (as perf probe -L numbers it), its local variables fd and
+# tmp, the latter's name as a string. Then the open's return value (perf
+# names a return probe's event NAME__return).
+line=$(timeout 600 perf probe -k "$VMLINUX" -s "$SRC" -L do_sys_openat2 2>>$out |
+	sed -n 's/^ *\([0-9]\+\) .*= do_filp_open(.*/\1/p' | head -1)
+echo "do_filp_open's line: $line" >>$out
+p probe -k "$VMLINUX" -a "clients_fd=do_sys_openat2:$line fd path=tmp->name:string" &&
+	p probe -k "$VMLINUX" -a 'clients_ret=do_sys_openat2%return ret=$retval'
+[ -d $tracefs/events/probe/clients_fd ] &&
+	[ -d $tracefs/events/probe/clients_ret__return ] &&
+	grep -q '^p:probe/clients_fd .*fd=.*path=+0(.*):string' $tracefs/kprobe_events
+verdict probe-dwarf-kernel
+
+# perf probe -x: a function of a user binary, by its DWARF arguments, and
+# its return.
+p probe -x $T -a 'add3 a b c' && p probe -x $T -a 'add3%return ret=$retval'
+[ -d $tracefs/events/probe_clients_target/add3 ] &&
+	[ -d $tracefs/events/probe_clients_target/add3__return ]
+verdict probe-dwarf-user
+
+# perf record, then perf script: the fd and the path of each of the
+# workload's three opens, as perf decodes them, are the values the
+# kernel's own trace shows for the same events (enabled in tracefs too).
+echo >$tracefs/trace
+echo 1 >$tracefs/events/probe/clients_fd/enable
+p record -q -o /tmp/perf.data -e probe:clients_fd -e probe:clients_ret__return -- \
+	$T open /tmp/perf-open 3
+fd=$(sed -n 's/^fd //p' $last)
+echo 0 >$tracefs/events/probe/clients_fd/enable
+perf script -i /tmp/perf.data -F comm,event,trace 2>>$out >/tmp/perf.script
+cat /tmp/perf.script >>$out
+script=$(grep 'clients_fd:' /tmp/perf.script | grep -o 'fd=[^ ]* path="/tmp/perf-open"')
+trace=$(grep 'clients_target-.* clients_fd:' $tracefs/trace |
+	grep -o 'fd=[^ ]* path="/tmp/perf-open"')
+rets=$(grep 'clients_ret__return:' /tmp/perf.script | grep -c "ret=0x$(printf %x "$fd")\\b\\|ret=$fd\\b")
+{ echo "script: $script"; echo "trace: $trace"; echo "returns of fd $fd: $rets"; } >>$out
+[ -n "$fd" ] && [ "$(echo "$script" | grep -c .)" = 3 ] &&
+	[ "$script" = "$trace" ] && ! echo "$script" | grep -vqx "fd=$fd path=\"/tmp/perf-open\"" &&
+	[ "$rets" -ge 3 ]
+verdict record-script
+
+# perf stat counts exactly the calls the workload made: 123 of add3 and
+# 123 returns.
+p stat -x, -e probe_clients_target:add3 -e probe_clients_target:add3__return -- $T add 123
+grep -q '^123,.*probe_clients_target:add3,' $last &&
+	grep -q '^123,.*probe_clients_target:add3__return,' $last
+verdict stat-count
+
+# perf list names the events; perf probe -l shows where they are.
+p list tracepoint
+listed=$(grep -cE '^ *(probe:clients_fd|probe:clients_ret__return|probe_clients_target:add3|probe_clients_target:add3__return) ' $last)
+p probe -l
+[ "$listed" = 4 ] &&
+	grep -q "clients_fd *(on do_sys_openat2:$line@fs/open.c" $last &&
+	grep -q 'add3 *(on add3@.*clients_target.c in /harness/clients_target' $last
+verdict list
+
+# perf probe -d removes every one of them, from both files.
+p probe -d 'probe:clients_*' && p probe -d 'probe_clients_target:*'
+[ -z "$(cat $tracefs/kprobe_events $tracefs/uprobe_events)" ] &&
+	[ ! -d $tracefs/events/probe ] && [ ! -d $tracefs/events/probe_clients_target ]
+verdict delete
+
+exit 0
