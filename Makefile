@@ -15,6 +15,7 @@
 #   make bench    probe costs under QEMU -icount, upstream and series side by side
 #   make profile  one probe hit of each bench kind stepped in gdb, by function
 #   make arches   build the probe code for every architecture, W=1, both kernels
+#   make matrix   the same for arm64's configurations: 16K/64K pages, BE, KVM...
 #   make clean    drop this kernel's build directory (base and ccache stay)
 #
 # KERNEL=series (the default) or KERNEL=upstream (the pristine base with the
@@ -33,7 +34,7 @@ TOOLCHAIN ?= gcc
 FLAVOR ?=
 export KERNEL GUEST TOOLCHAIN FLAVOR
 
-.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-rt check-smp check-clients tests arches series acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-rt check-smp check-clients tests arches matrix series acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -77,6 +78,9 @@ tests: initramfs
 
 arches: setup
 	@$(H)/arches.sh
+
+matrix: setup
+	@ARCHES=matrix $(H)/arches.sh
 
 acceptance: initramfs
 	@$(H)/acceptance.sh

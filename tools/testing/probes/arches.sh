@@ -9,6 +9,8 @@
 # give; exits non-zero when the series has errors or new warnings anywhere.
 #
 #   ARCHES="arm64 x86_64"  only these (default: all of ALL_ARCHES)
+#   ARCHES=matrix          arm64's configurations (make matrix): the
+#                          "architectures" named arm64-VARIANT below
 #
 # Each architecture and kernel has its own hard-linked tree, built in tree
 # (build/arches/ARCH/KERNEL/src), so that with every path relative an
@@ -20,7 +22,13 @@ FRAG=$HARNESS/config/arches.config
 
 ALL_ARCHES="x86_64 i386 arm64 arm riscv64 powerpc64le s390x mips64el sparc64
 	parisc sh arc loongarch64 csky"
-read -ra SELECTED -d '' <<<"${ARCHES:-$ALL_ARCHES}" || true
+# arm64 as distributions and developers configure it (`make matrix`).
+MATRIX="arm64-kvm arm64-16k arm64-64k arm64-be arm64-nokprobes
+	arm64-nokprobe-events arm64-noperf arm64-nomodules arm64-noftrace
+	arm64-preempt-none arm64-btf"
+ARCHES=${ARCHES:-$ALL_ARCHES}
+[ "$ARCHES" != matrix ] || ARCHES=$MATRIX
+read -ra SELECTED -d '' <<<"$ARCHES" || true
 
 # NAME -> make's ARCH, the source directory, CROSS_COMPILE ("-": the host's
 # gcc), the Debian package of the compiler ("-": none needed), the defconfig
@@ -30,6 +38,22 @@ arch_info() {
 	x86_64)      echo "x86_64 x86 - - defconfig" ;;
 	i386)        echo "i386 x86 - - defconfig" ;;  # the host gcc, -m32
 	arm64)       echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig" ;;
+	# The matrix: arm64's defconfig and fragment, then one change. With
+	# KVM (defconfig's), its hypervisor code is built too: it includes
+	# asm/kprobes.h. Big-endian has no optimized probes (the series'
+	# Kconfig), no kprobes leaves uprobes, BTF brings the probe events'
+	# BTF arguments (PROBE_EVENTS_BTF_ARGS), which the fragment leaves off.
+	arm64-kvm)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KVM=y" ;;
+	arm64-16k)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_ARM64_16K_PAGES=y" ;;
+	arm64-64k)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_ARM64_64K_PAGES=y" ;;
+	arm64-be)    echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_CPU_BIG_ENDIAN=y" ;;
+	arm64-nokprobes) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KPROBES=n CONFIG_UPROBES=y" ;;
+	arm64-nokprobe-events) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KPROBE_EVENTS=n" ;;
+	arm64-noperf) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_PERF_EVENTS=n" ;;
+	arm64-nomodules) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_MODULES=n" ;;
+	arm64-noftrace) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_FUNCTION_TRACER=n" ;;
+	arm64-preempt-none) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_PREEMPT_NONE=y" ;;
+	arm64-btf)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_DEBUG_INFO_NONE=n CONFIG_DEBUG_INFO_DWARF4=y CONFIG_DEBUG_INFO_BTF=y" ;;
 	arm)         echo "arm arm arm-linux-gnueabihf- gcc-arm-linux-gnueabihf defconfig CONFIG_ARM_KPROBES_TEST=m" ;;
 	riscv64)     echo "riscv riscv riscv64-linux-gnu- gcc-riscv64-linux-gnu defconfig" ;;
 	powerpc64le) echo "powerpc powerpc powerpc64le-linux-gnu- gcc-powerpc64le-linux-gnu ppc64le_defconfig" ;;
@@ -118,9 +142,10 @@ obj_enabled() {
 # uprobes, the kprobes KUnit suite, and the architecture's probes code (a
 # probes/kprobes/uprobes directory, or kprobes/uprobes/optprobes files).
 targets() {
-	local src=$1 srcarch=$2 d f
+	local src=$1 srcarch=$2 name=$3 d f
 	local cfg=$src/.config
 	echo kernel/trace/ kernel/events/
+	[ "$name" != arm64-kvm ] || echo arch/arm64/kvm/
 	grep -q '^CONFIG_KPROBES=y' "$cfg" && echo kernel/kprobes.o
 	grep -Eq '^CONFIG_KPROBES_SANITY_TEST=(y|m)' "$cfg" && echo lib/test_kprobes.o
 	(cd "$src" && find "arch/$srcarch" -type d \
@@ -218,7 +243,7 @@ build_one() {
 	if cmp -s "$src/$tmp" "$src/.config"; then rm -f "$src/$tmp"; else mv "$src/$tmp" "$src/.config"; fi
 
 	local -a tg
-	read -ra tg <<<"$(targets "$src" "$srcarch" | tr '\n' ' ')"
+	read -ra tg <<<"$(targets "$src" "$srcarch" "$a" | tr '\n' ' ')"
 	echo "${tg[*]}" >"$logs/targets"
 	# Every object is rebuilt each time, from ccache when unchanged, so that
 	# each log has every diagnostic and the two kernels' logs compare. Only
