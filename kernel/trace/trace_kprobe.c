@@ -131,6 +131,7 @@ static unsigned long tk_address(struct trace_kprobe *tk)
 	return sym ? sym + kp->offset : 0;
 }
 
+#ifdef CONFIG_MODULES
 /* "MOD:SYM" probes a module; true if @mod is that module. */
 static bool tk_in_module(struct trace_kprobe *tk, struct module *mod)
 {
@@ -141,12 +142,35 @@ static bool tk_in_module(struct trace_kprobe *tk, struct module *mod)
 	       tk->symbol[len] == ':';
 }
 
+/*
+ * The live module named @name, held so that it cannot go while its
+ * symbols are looked up; NULL if none is loaded (or it is going away).
+ */
+static struct module *tk_get_module(const char *name)
+{
+	struct module *mod;
+
+	rcu_read_lock_sched();
+	mod = find_module(name);
+	if (mod && !try_module_get(mod))
+		mod = NULL;
+	rcu_read_unlock_sched();
+	return mod;
+}
+#else
+/* Without modules, no "MOD:SYM" probe ever finds its module. */
+static struct module *tk_get_module(const char *name)
+{
+	return NULL;
+}
+#endif
+
 /* False only for a "MOD:SYM" probe whose module is not loaded. */
 static bool tk_module_loaded(struct trace_kprobe *tk)
 {
-	char mod[MODULE_NAME_LEN];
+	char name[MODULE_NAME_LEN];
+	struct module *mod;
 	const char *colon;
-	bool ret = false;
 
 	if (!tk->symbol)
 		return false;
@@ -155,13 +179,10 @@ static bool tk_module_loaded(struct trace_kprobe *tk)
 		return true;
 	if (colon - tk->symbol >= MODULE_NAME_LEN)
 		return false;
-	strscpy(mod, tk->symbol, colon - tk->symbol + 1);
-	if (IS_ENABLED(CONFIG_MODULES)) {
-		rcu_read_lock_sched();
-		ret = !!find_module(mod);
-		rcu_read_unlock_sched();
-	}
-	return ret;
+	strscpy(name, tk->symbol, colon - tk->symbol + 1);
+	mod = tk_get_module(name);
+	module_put(mod);
+	return !!mod;
 }
 
 /*
@@ -1014,7 +1035,7 @@ static int validate_probe_symbol(const char *symbol, unsigned long *addr)
 {
 	char mod[MODULE_NAME_LEN];
 	const char *colon = strchr(symbol, ':');
-	struct module *m = NULL;
+	struct module *m;
 	int ret;
 
 	*addr = 0;
@@ -1028,13 +1049,7 @@ static int validate_probe_symbol(const char *symbol, unsigned long *addr)
 	if (colon - symbol >= MODULE_NAME_LEN)
 		return 0;
 	strscpy(mod, symbol, colon - symbol + 1);
-	if (IS_ENABLED(CONFIG_MODULES)) {
-		rcu_read_lock_sched();
-		m = find_module(mod);
-		if (m && !try_module_get(m))
-			m = NULL;
-		rcu_read_unlock_sched();
-	}
+	m = tk_get_module(mod);
 	if (!m)
 		return 0;
 	ret = check_symbol_count(mod, colon + 1, addr);
