@@ -41,19 +41,21 @@ arch_info() {
 	# The matrix: arm64's defconfig and fragment, then one change. With
 	# KVM (defconfig's), its hypervisor code is built too: it includes
 	# asm/kprobes.h. Big-endian has no optimized probes (the series'
-	# Kconfig), no kprobes leaves uprobes, BTF brings the probe events'
-	# BTF arguments (PROBE_EVENTS_BTF_ARGS), which the fragment leaves off.
+	# Kconfig), no kprobes leaves uprobes, no perf events needs CoreSight
+	# off (it selects them), BTF brings the probe events' BTF arguments
+	# (PROBE_EVENTS_BTF_ARGS), which the fragment leaves off, and needs
+	# defconfig's reduced debug information off.
 	arm64-kvm)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KVM=y" ;;
 	arm64-16k)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_ARM64_16K_PAGES=y" ;;
 	arm64-64k)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_ARM64_64K_PAGES=y" ;;
 	arm64-be)    echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_CPU_BIG_ENDIAN=y" ;;
 	arm64-nokprobes) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KPROBES=n CONFIG_UPROBES=y" ;;
 	arm64-nokprobe-events) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KPROBE_EVENTS=n" ;;
-	arm64-noperf) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_PERF_EVENTS=n" ;;
+	arm64-noperf) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_CORESIGHT=n CONFIG_PERF_EVENTS=n" ;;
 	arm64-nomodules) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_MODULES=n" ;;
 	arm64-noftrace) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_FUNCTION_TRACER=n" ;;
 	arm64-preempt-none) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_PREEMPT_NONE=y" ;;
-	arm64-btf)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_DEBUG_INFO_NONE=n CONFIG_DEBUG_INFO_DWARF4=y CONFIG_DEBUG_INFO_BTF=y" ;;
+	arm64-btf)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_DEBUG_INFO_NONE=n CONFIG_DEBUG_INFO_DWARF4=y CONFIG_DEBUG_INFO_REDUCED=n CONFIG_DEBUG_INFO_BTF=y" ;;
 	arm)         echo "arm arm arm-linux-gnueabihf- gcc-arm-linux-gnueabihf defconfig CONFIG_ARM_KPROBES_TEST=m" ;;
 	riscv64)     echo "riscv riscv riscv64-linux-gnu- gcc-riscv64-linux-gnu defconfig" ;;
 	powerpc64le) echo "powerpc powerpc powerpc64le-linux-gnu- gcc-powerpc64le-linux-gnu ppc64le_defconfig" ;;
