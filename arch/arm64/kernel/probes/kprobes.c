@@ -115,7 +115,12 @@ int probe_write_code(kprobe_opcode_t *dst, const void *src, size_t len)
 	return 0;
 }
 
-int arch_prepare_kprobe(struct kprobe *p)
+/*
+ * The hooks that prepare, arm, disarm and remove a probe write the kernel's
+ * text and the slots, with text_mutex held. Like the rest of the backend,
+ * and as on arm64 before, they are no place for a probe: .kprobes.text.
+ */
+int __kprobes arch_prepare_kprobe(struct kprobe *p)
 {
 	const struct probe_insn_class *class;
 	kprobe_opcode_t *slot;
@@ -166,25 +171,25 @@ int arch_prepare_kprobe(struct kprobe *p)
 	return 0;
 }
 
-static void patch_probe(struct kprobe *p, u32 insn)
+static void __kprobes patch_probe(struct kprobe *p, u32 insn)
 {
 	void *addr = p->addr;
 
 	aarch64_insn_patch_text(&addr, &insn, 1);
 }
 
-void arch_arm_kprobe(struct kprobe *p)
+void __kprobes arch_arm_kprobe(struct kprobe *p)
 {
 	if (!optprobe_rearm(p))
 		patch_probe(p, BRK64_OPCODE_KPROBES);
 }
 
-void arch_disarm_kprobe(struct kprobe *p)
+void __kprobes arch_disarm_kprobe(struct kprobe *p)
 {
 	patch_probe(p, p->opcode);
 }
 
-void arch_remove_kprobe(struct kprobe *p)
+void __kprobes arch_remove_kprobe(struct kprobe *p)
 {
 	kprobe_opcode_t *slot = probe_slot(&p->ainsn);
 

@@ -51,7 +51,7 @@ int __kprobes kretprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 	return DBG_HOOK_ERROR;
 }
 
-int arch_trampoline_kprobe(struct kprobe *p)
+int __kprobes arch_trampoline_kprobe(struct kprobe *p)
 {
 	return 0;
 }

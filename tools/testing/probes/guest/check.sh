@@ -111,13 +111,18 @@ samples_suite() {
 }
 
 # The project's own guest tests: each prints @result lines itself.
+# lockdown.sh locks the kernel down for good: it runs after all else.
+project_test() {
+	t0=$(cut -d. -f1 /proc/uptime)
+	[ -x "$1" ] && "$1"
+	echo "@time ${1##*/} $(($(cut -d. -f1 /proc/uptime) - t0))" >&3
+}
 project_suite() {
 	for t in /harness/tests.d/*; do
-		t0=$(cut -d. -f1 /proc/uptime)
-		[ -x "$t" ] && "$t"
-		echo "@time ${t##*/} $(($(cut -d. -f1 /proc/uptime) - t0))" >&3
+		[ "${t##*/}" = lockdown.sh ] || project_test "$t"
 	done
 }
+lockdown_suite() { project_test /harness/tests.d/lockdown.sh; }
 
 # Where kmemleak runs from boot (FLAVOR=debug), what every suite allocated
 # and lost: scanned twice, as objects younger than a scan are not reported.
@@ -140,7 +145,7 @@ leaks_suite() {
 
 # Each suite's time goes to the results too, for the README's figures.
 for suite in ftracetest_suite kunit_suite samples_suite project_suite \
-	     leaks_suite; do
+	     leaks_suite lockdown_suite; do
 	start=$(cut -d. -f1 /proc/uptime)
 	$suite
 	echo "@time $suite $(($(cut -d. -f1 /proc/uptime) - start))" >&3

@@ -44,6 +44,14 @@ workload() {
 	$prog >/dev/null
 }
 
+# The kprobes blacklist, one symbol a line (each function of a
+# blacklisted area is an entry of its own), for the host's diff.
+{
+	echo @blacklist
+	awk '{ print $2 }' /sys/kernel/debug/kprobes/blacklist | sort -u
+	echo @endblacklist
+} >&3
+
 echo 0 >events/enable
 echo >dynamic_events
 n=0

@@ -7,6 +7,7 @@
  *	pmu_probe [OPTS] tracepoint ID
  *	pmu_probe open PATH r|w
  *	pmu_probe fuzz CALLS SEED [-v] [-t SECONDS]
+ *	pmu_probe [-r] sweep START END STEP
  *
  * The first three open one event with perf_event_open() (a tracefs event
  * by its id for "tracepoint") and print "ok", or the errno's name
@@ -16,7 +17,10 @@
  * (the default is this task on any CPU); -S sample PERF_SAMPLE_RAW on
  * every hit. "open" opens a file for reading or writing (O_WRONLY, no
  * O_TRUNC) and prints "ok" or the errno's name, as the privilege test
- * needs.
+ * needs. "sweep" tries a kprobe at every STEP-th byte of [START, END), by
+ * address, and prints "accepted N of M", then each address accepted (up
+ * to 8) with the errno's name of the first refusal, so that a test can
+ * show that no instruction of a region may be probed.
  *
  * "fuzz" first runs a fixed table of edge cases, one line each:
  *
@@ -220,7 +224,8 @@ static int usage(void)
 		"       pmu_probe [...] uprobe PATH OFFSET\n"
 		"       pmu_probe [...] tracepoint ID\n"
 		"       pmu_probe open PATH r|w\n"
-		"       pmu_probe fuzz CALLS SEED [-v] [-t SECONDS]\n");
+		"       pmu_probe fuzz CALLS SEED [-v] [-t SECONDS]\n"
+		"       pmu_probe [-r] sweep START END STEP\n");
 	return 2;
 }
 
@@ -236,6 +241,37 @@ static int open_file(const char *path, const char *how)
 
 static int fuzz(u64 calls, u64 seed, long limit);
 static int verbose;
+
+static int sweep(u64 start, u64 end, u64 step, int ret)
+{
+	u64 addr, tried = 0, accepted = 0, shown[8];
+	struct perf_event_attr a;
+	int fd, refusal = 0;
+
+	if (kpmu.type < 0) {
+		printf("ENOPMU\n");
+		return 1;
+	}
+	for (addr = start; step && addr < end; addr += step) {
+		kprobe_attr(&a, NULL, addr, ret);
+		fd = event_open(&a, this_task);
+		tried++;
+		if (fd < 0) {
+			if (!refusal)
+				refusal = -fd;
+			continue;
+		}
+		close(fd);
+		if (accepted < 8)
+			shown[accepted] = addr;
+		accepted++;
+	}
+	printf("accepted %llu of %llu\n", accepted, tried);
+	for (addr = 0; addr < accepted && addr < 8; addr++)
+		printf("0x%llx\n", shown[addr]);
+	printf("refused with %s\n", refusal ? errname(refusal) : "-");
+	return accepted != 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -280,6 +316,10 @@ int main(int argc, char **argv)
 		return usage();
 	pmu_init(&kpmu, "kprobe");
 	pmu_init(&upmu, "uprobe");
+	if (!strcmp(argv[i], "sweep") && argc - i == 4)
+		return sweep(strtoull(argv[i + 1], NULL, 16),
+			     strtoull(argv[i + 2], NULL, 16),
+			     strtoull(argv[i + 3], NULL, 0), ret);
 	if (!strcmp(argv[i], "kprobe") && (argc - i == 2 || argc - i == 3)) {
 		const char *what = argv[i + 1];
 		u64 off = argc - i == 3 ? strtoull(argv[i + 2], NULL, 0) : 0;
