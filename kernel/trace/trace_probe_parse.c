@@ -29,6 +29,15 @@
  * file does: it does not sign-extend a short field for "%d", nor know
  * "%c"; a char field printed with "%s" is its one character.
  */
+/* The types of a register and of an address: as wide as the kernel's long. */
+#if BITS_PER_LONG == 64
+#define LONG_HEX_TYPE		"x64"
+#define LONG_FIELD_TYPE		"u64"
+#else
+#define LONG_HEX_TYPE		"x32"
+#define LONG_FIELD_TYPE		"u32"
+#endif
+
 static const struct fetch_type probe_types[] = {
 	STRING_TYPE("string"),
 	STRING_TYPE("ustring"),
@@ -46,7 +55,7 @@ static const struct fetch_type probe_types[] = {
 	SCALAR_TYPE(x32, 4, HEX, "u32", "0x%x"),
 	SCALAR_TYPE(x64, 8, HEX, "u64", "0x%llx"),
 	SCALAR_TYPE(char, 1, CHAR, "u8", "'%s'"),
-	SCALAR_TYPE(symbol, sizeof(long), SYMBOL, "u64", "%pS"),
+	SCALAR_TYPE(symbol, sizeof(long), SYMBOL, LONG_FIELD_TYPE, "%pS"),
 };
 
 static const struct fetch_type *type_by_name(const char *name)
@@ -73,7 +82,7 @@ static const struct fetch_type *find_fetch_type(const char *name,
 	    (!strcmp(name, "symbol") || !strcmp(name, "symstr")))
 		return NULL;
 	if (!name)
-		return type_by_name("x64");
+		return type_by_name(LONG_HEX_TYPE);
 	if (name[0] == 'b') {
 		slash = strrchr(name, '/');
 		if (!slash)
@@ -225,7 +234,7 @@ static const char *btf_default_type(struct traceprobe_parse_context *ctx)
 	case BTF_KIND_ENUM64:
 		return "s64";
 	case BTF_KIND_PTR:
-		return "x64";
+		return LONG_HEX_TYPE;
 	case BTF_KIND_INT:
 		data = btf_int_data(t);
 		bits = BTF_INT_BITS(data);

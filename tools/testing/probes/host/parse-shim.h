@@ -23,6 +23,8 @@ typedef int16_t s16;
 typedef int32_t s32;
 typedef int64_t s64;
 
+#define BITS_PER_LONG	(__SIZEOF_LONG__ * 8)
+
 struct list_head {
 	struct list_head *next, *prev;
 };
