@@ -15,15 +15,18 @@
  *	b	probe + 4			// (or to where it branches)
  *
  * No exception is taken: the handlers run in the probed code's own context,
- * with its interrupt mask, and cost a call rather than a trap.
+ * with IRQ and FIQ masked as the breakpoint's exception masks them, and
+ * cost a call rather than a trap.
  *
  * Both the BRK and the B are instructions the architecture allows to be
  * swapped while other CPUs execute them, so one write switches a probe in
  * either direction. A CPU that still sees the BRK takes the breakpoint
- * path, which stays valid throughout. The core waits for an RCU-tasks
- * grace period before it writes the B (every CPU has synchronised its
- * context since the detour was written) and before it frees a detour (no
- * task is preempted inside it).
+ * path, which stays valid throughout. Before it writes the Bs of a batch,
+ * arch_optimize_kprobes() makes every CPU synchronise its context, so
+ * that none can still hold what was in a detour before; one instruction
+ * being replaced, no task can be preempted inside the jump, and the core
+ * need not wait for RCU tasks (arch_optprobe_replaces_one_insn()). It
+ * still waits before it frees a detour, in which a task may be preempted.
  *
  * As kprobes.rst says of optimized probes, a pre-handler cannot divert the
  * probed code by changing the PC: the detour goes on, unless the new PC is
