@@ -11,6 +11,17 @@ log_file() { # suite name file
 	echo "@endlog" >&3
 }
 
+# verdict_of STATUS SUITE NAME LOG: PASS if STATUS (a command's) is 0,
+# else FAIL with LOG.
+verdict_of() {
+	if [ "$1" = 0 ]; then
+		result "$2" PASS "$3"
+	else
+		result "$2" FAIL "$3"
+		log_file "$2" "$3" "$4"
+	fi
+}
+
 # Registers as probe definitions name them on this guest: the first six
 # argument registers, and one that holds a code address at a function's
 # entry (the link register; on x86 the PC, the return address being on

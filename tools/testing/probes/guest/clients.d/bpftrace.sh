@@ -24,16 +24,8 @@ bt() {
 	timeout -k 5 600 bpftrace "$@" >$out 2>&1
 }
 
-# verdict NAME: PASS if the command before succeeded, else FAIL with
-# bpftrace's output.
-verdict() {
-	if [ $? = 0 ]; then
-		result bpftrace PASS "$1"
-	else
-		result bpftrace FAIL "$1"
-		log_file bpftrace "$1" $out
-	fi
-}
+# verdict NAME: PASS if the command before succeeded, else FAIL with $out.
+verdict() { verdict_of $? bpftrace "$1" $out; }
 
 # map NAME [KEY]: the value bpftrace printed for @NAME (or @NAME[KEY]).
 map() {

@@ -15,16 +15,8 @@ VMLINUX=/boot/vmlinux-$(uname -r)
 SRC=/boot/src
 export PAGER=cat
 
-# verdict NAME: PASS if the command before succeeded, else FAIL with the
-# commands' output.
-verdict() {
-	if [ $? = 0 ]; then
-		result perf PASS "$1"
-	else
-		result perf FAIL "$1"
-		log_file perf "$1" $out
-	fi
-}
+# verdict NAME: PASS if the command before succeeded, else FAIL with $out.
+verdict() { verdict_of $? perf "$1" $out; }
 
 # p ARGS...: perf, bounded in time, its output in $last and appended to
 # $out.
