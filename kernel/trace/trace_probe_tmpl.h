@@ -455,7 +455,7 @@ static nokprobe_inline void *
 probe_event_reserve_direct(struct trace_event_buffer *fbuffer,
 			   struct trace_event_file *file, unsigned long len)
 {
-	/* Preemption is off for the handler: the probed code's count. */
+	/* The context trace_event_buffer_reserve() would record. */
 	unsigned int trace_ctx = tracing_gen_ctx_dec();
 	struct trace_entry *entry;
 

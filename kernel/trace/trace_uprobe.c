@@ -158,7 +158,9 @@ static bool tu_dyn_match(const char *system, const char *event,
  * which the ring buffer cannot be held across.  They go to one page per
  * CPU, taken under its mutex (a task that migrates keeps the one it took),
  * laid out as in the record, then copied into the record.  The pages exist
- * while some uprobe event is enabled.
+ * while some uprobe event is enabled.  Arguments that are all registers
+ * (or none, the commonest uprobe event) cannot fault: they are copied from
+ * the registers straight into each record, without the page.
  */
 struct uprobe_args_buf {
 	struct mutex	lock;	/* one hit fills and copies @page at a time */
@@ -203,11 +205,20 @@ fail:
 	return -ENOMEM;
 }
 
-/* The argument area of a hit's record, ready to copy. */
+/* The argument area of a hit's record: in the page, or (@data NULL) regs. */
 struct uprobe_args {
 	void	*data;
 	int	size;
 };
+
+static void uprobe_args_copy(void *dst, struct trace_uprobe *tu,
+			     struct pt_regs *regs, const struct uprobe_args *args)
+{
+	if (args->data)
+		memcpy(dst, args->data, args->size);
+	else
+		probe_args_store_regs(dst, &tu->tp, regs);
+}
 
 static void uprobe_fill_head(struct uprobe_trace_entry_head *entry,
 			     unsigned long func, struct pt_regs *regs)
@@ -230,11 +241,13 @@ static void uprobe_record(struct trace_uprobe *tu, unsigned long func,
 
 	if (trace_trigger_soft_disabled(file))
 		return;
-	entry = trace_event_buffer_reserve(&fbuffer, file, head + args->size);
+	entry = probe_event_reserve(&fbuffer, file, head + args->size);
 	if (!entry)
 		return;
+	/* No stack trace of the kernel: the hit is the task's. */
+	fbuffer.regs = NULL;
 	uprobe_fill_head(entry, func, regs);
-	memcpy((void *)entry + head, args->data, args->size);
+	uprobe_args_copy((void *)entry + head, tu, regs, args);
 	trace_event_buffer_commit(&fbuffer);
 }
 
@@ -305,7 +318,7 @@ static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
 	if (!entry)
 		goto out;
 	uprobe_fill_head(entry, func, regs);
-	memcpy((void *)entry + head, args->data, args->size);
+	uprobe_args_copy((void *)entry + head, tu, regs, args);
 	memset((void *)entry + head + args->size, 0, size - head - args->size);
 	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
 			      perf_head, NULL);
@@ -331,9 +344,9 @@ static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
 	unsigned int flags = trace_probe_load_flags(&tu->tp);
 	size_t head = uprobe_head_size(tu_is_return(tu));
 	struct event_file_link *link;
-	struct uprobe_args_buf *buf;
-	struct uprobe_args args;
-	int ret = 0, dsize;
+	struct uprobe_args_buf *buf = NULL;
+	struct uprobe_args args = { .size = tu->tp.size };
+	int dsize;
 
 	/* BPF's bpf_get_func_ip() finds the probed address here. */
 	current->utask->vaddr = (unsigned long)&udd;
@@ -343,16 +356,18 @@ static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
 	    !uprobe_perf_filter(&tu->consumer, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 #endif
-	if (WARN_ON_ONCE(!uprobe_bufs))
-		return 0;
-	buf = per_cpu_ptr(uprobe_bufs, raw_smp_processor_id());
-	mutex_lock(&buf->lock);
-	/* Strings longer than the page has room for are cut. */
-	dsize = min_t(int, probe_args_dynsize(&tu->tp, &env),
-		      PAGE_SIZE - head - tu->tp.size);
-	probe_args_store(buf->page, &tu->tp, &env, head, dsize);
-	args.data = buf->page;
-	args.size = tu->tp.size + dsize;
+	if (tu->tp.arg_kinds) {
+		if (WARN_ON_ONCE(!uprobe_bufs))
+			return 0;
+		buf = per_cpu_ptr(uprobe_bufs, raw_smp_processor_id());
+		mutex_lock(&buf->lock);
+		/* Strings longer than the page has room for are cut. */
+		dsize = min_t(int, probe_args_dynsize(&tu->tp, &env),
+			      PAGE_SIZE - head - tu->tp.size);
+		probe_args_store(buf->page, &tu->tp, &env, head, dsize);
+		args.data = buf->page;
+		args.size += dsize;
+	}
 
 	if (flags & TP_FLAG_TRACE) {
 		rcu_read_lock();
@@ -364,8 +379,9 @@ static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
 	if (flags & TP_FLAG_PROFILE)
 		uprobe_perf(tu, func, regs, &args);
 #endif
-	mutex_unlock(&buf->lock);
-	return ret;
+	if (buf)
+		mutex_unlock(&buf->lock);
+	return 0;
 }
 
 static int uprobe_dispatcher(struct uprobe_consumer *con, struct pt_regs *regs)
