@@ -22,13 +22,6 @@
 	  .is_string = true, .fmttype = "__data_loc char[]",		\
 	  .fmt = "\\\"%s\\\"" }
 
-/*
- * The format-file type of each is what existing tools expect: x and char
- * types are their unsigned container, a symbol is an unsigned long.  The
- * print fmt conversions are the ones libtraceevent renders as the trace
- * file does: it does not sign-extend a short field for "%d", nor know
- * "%c"; a char field printed with "%s" is its one character.
- */
 /* The types of a register and of an address: as wide as the kernel's long. */
 #if BITS_PER_LONG == 64
 #define LONG_HEX_TYPE		"x64"
@@ -38,6 +31,13 @@
 #define LONG_FIELD_TYPE		"u32"
 #endif
 
+/*
+ * The format-file type of each is what existing tools expect: x and char
+ * types are their unsigned container, a symbol is an unsigned long.  The
+ * print fmt conversions are the ones libtraceevent renders as the trace
+ * file does: it does not sign-extend a short field for "%d", nor know
+ * "%c"; a char field printed with "%s" is its one character.
+ */
 static const struct fetch_type probe_types[] = {
 	STRING_TYPE("string"),
 	STRING_TYPE("ustring"),

@@ -244,7 +244,7 @@ static void uprobe_record(struct trace_uprobe *tu, unsigned long func,
 	entry = probe_event_reserve(&fbuffer, file, head + args->size);
 	if (!entry)
 		return;
-	/* No stack trace of the kernel: the hit is the task's. */
+	/* As trace_event_buffer_reserve() leaves it. */
 	fbuffer.regs = NULL;
 	uprobe_fill_head(entry, func, regs);
 	uprobe_args_copy((void *)entry + head, tu, regs, args);
