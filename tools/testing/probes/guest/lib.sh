@@ -11,6 +11,24 @@ log_file() { # suite name file
 	echo "@endlog" >&3
 }
 
+# check_prints SUITE NAME WANT COMMAND...: PASS if the command prints
+# WANT (its output and errors), else FAIL with what it printed.
+check_prints() {
+	suite=$1
+	name=$2
+	want=$3
+	shift 3
+	"$@" >/tmp/check_prints.out 2>&1
+	if [ "$(cat /tmp/check_prints.out)" = "$want" ]; then
+		result "$suite" PASS "$name"
+	else
+		result "$suite" FAIL "$name"
+		{ echo "command: $*"; echo "want: $want"; echo "got:"
+		  cat /tmp/check_prints.out; } >/tmp/check_prints.log
+		log_file "$suite" "$name" /tmp/check_prints.log
+	fi
+}
+
 # verdict_of STATUS SUITE NAME LOG: PASS if STATUS (a command's) is 0,
 # else FAIL with LOG.
 verdict_of() {

@@ -23,21 +23,12 @@ cd /sys/kernel/tracing
 prog=/harness/progs/pmu_probe
 loop=/harness/progs/getppid_loop
 bench_points
-log=/tmp/lockdown.log
 
 level() { sed -n 's/.*\[\([a-z]*\)\].*/\1/p' $lock; }
-check() { # NAME WANT COMMAND...: PASS if the command prints WANT
-	name=$(level)-$1
-	want=$2
-	shift 2
-	"$@" >$log 2>&1
-	if [ "$(cat $log)" = "$want" ]; then
-		result lockdown PASS "$name"
-	else
-		result lockdown FAIL "$name"
-		{ echo "command: $*"; echo "want: $want"; echo "got:"; cat $log; } >$log.2
-		log_file lockdown "$name" $log.2
-	fi
+check() { # NAME WANT COMMAND...: named after the level too
+	name=$1
+	shift
+	check_prints lockdown "$(level)-$name" "$@"
 }
 # define FILE DEFINITION: "ok", or the write's error.
 define() { echo "$2" >>"$1" 2>&1 && echo ok; }

@@ -21,19 +21,7 @@ clean_slate
 bench_points
 utarget=/harness/progs/getppid_loop
 
-check() { # NAME WANT COMMAND...: PASS if the command prints WANT
-	name=$1
-	want=$2
-	shift 2
-	"$@" >/tmp/priv.out 2>&1
-	if [ "$(cat /tmp/priv.out)" = "$want" ]; then
-		result privileges PASS "$name"
-	else
-		result privileges FAIL "$name"
-		{ echo "command: $*"; echo "want: $want"; echo "got:"; cat /tmp/priv.out; } >/tmp/priv.log
-		log_file privileges "$name" /tmp/priv.log
-	fi
-}
+check() { check_prints privileges "$@"; }
 
 # The helper drops what it says: uid, gid and capabilities (permitted,
 # effective, ambient), through an exec of busybox.
