@@ -52,7 +52,7 @@ check override-then-event [ "$(cat /tmp/bpf.out)" -eq 3 ]
 clean_slate
 
 # The entry given as an address is the same place.
-addr=$(sed -n "s/^\([0-9a-f]*\) [tT] $f\$/\1/p" /proc/kallsyms)
+addr=$(ksym "$f")
 $prog "0x$addr" 0 5 >/tmp/bpf.out 2>&1
 check override-address injected
 

@@ -53,7 +53,7 @@ check joined-enabled-event [ "$n" -eq 2 ] && [ "$rec" -ge 200 ]
 # be an alias (x86's __do_sys_getppid for __x64_sys_getppid), so the
 # probe's address is compared, the low 32 bits (ash's arithmetic is
 # signed 64-bit).
-addr=$(awk -v s="$f" '$3 == s { print $1; exit }' /proc/kallsyms)
+addr=$(ksym "$f")
 lo() { printf '%08x' $((0x${1#????????} + ${2:-0})); }
 at_symbol() {
 	[ -n "$addr" ] || return 1

@@ -66,7 +66,7 @@ clean_slate
 
 # kCFI: the type hash before the system call's handler.
 if has_config CFI_CLANG; then
-	addr=$(sed -n "s/^\([0-9a-f]*\) [tT] $f\$/\1/p" /proc/kallsyms)
+	addr=$(ksym "$f")
 	hash=$(printf '0x%x' $((0x$addr - 4)))
 	echo >error_log
 	if echo "p:lp/hash $hash" >>kprobe_events 2>/dev/null; then

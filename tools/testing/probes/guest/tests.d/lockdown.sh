@@ -73,6 +73,6 @@ for file in kprobe_events uprobe_events dynamic_events kprobe_profile \
 done
 check kprobe-pmu EPERM $prog kprobe "$f"
 check kprobe-pmu-by-address EPERM $prog kprobe \
-	"0x$(awk -v s="$f" '$3 == s { print $1; exit }' /proc/kallsyms)"
+	"0x$(ksym "$f")"
 check kretprobe-pmu EPERM $prog -r kprobe "$f"
 check uprobe-pmu ok $prog uprobe $loop 0

@@ -77,7 +77,7 @@ mount -o remount,mode="$mode" /sys/kernel/tracing
 # perf's PMUs. -k: exclude_kernel, so that perf's own paranoia lets the
 # call reach the PMU's check; -w: every task on CPU 0; -n 3: count three
 # getppid() calls.
-addr=0x$(sed -n "s/^\([0-9a-f]*\) [tT] $f\$/\1/p" /proc/kallsyms)
+addr=0x$(ksym "$f")
 check user-kprobe-pmu EACCES $user $prog -k kprobe "$f"
 check user-kprobe-pmu-with-kernel EACCES $user $prog kprobe "$f"
 check user-kprobe-pmu-cpu EACCES $user $prog -k -w kprobe "$f"

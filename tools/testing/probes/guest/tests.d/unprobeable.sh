@@ -22,7 +22,6 @@ prog=/harness/progs/pmu_probe
 log=/tmp/unprobeable.log
 clean_slate
 
-sym() { awk -v s="$1" '$3 == s && $2 ~ /^[tT]$/ { print $1; exit }' /proc/kallsyms; }
 # plus ADDR N: ADDR + N, in hex. The kernel's text lies in one 4 GiB
 # window, and ash's arithmetic is signed: only the low half is added.
 plus() {
@@ -52,10 +51,10 @@ refused_by_tracefs() {
 
 # region NAME START-SYMBOL END-SYMBOL|+SIZE
 region() {
-	start=$(sym "$2")
+	start=$(ksym "$2")
 	case $3 in
 	+*) [ -n "$start" ] && end=$(plus "$start" "${3#+}") ;;
-	*) end=$(sym "$3") ;;
+	*) end=$(ksym "$3") ;;
 	esac
 	# Absent or empty on this kernel (KVM's text without KVM).
 	[ -n "$start" ] && [ -n "$end" ] && [ "$start" != "$end" ] || return 0
@@ -76,7 +75,7 @@ region() {
 # the getppid handler's first instructions.
 control() {
 	bench_points
-	start=$(sym "$f")
+	start=$(ksym "$f")
 	$prog sweep "$start" "$(plus "$start" 16)" "$step" >$log 2>&1
 	if grep -q '^accepted [1-9]' $log &&
 	   echo "p:unprobeable/control 0x$start" >>kprobe_events; then
@@ -122,7 +121,7 @@ handlers="$handlers get_kprobe aggr_pre_handler opt_pre_handler
 	kprobes_inc_nmissed_count kprobe_dispatcher kretprobe_dispatcher
 	store_trace_entry_data"
 for h in $handlers; do
-	addr=$(sym "$h")
+	addr=$(ksym "$h")
 	[ -n "$addr" ] || continue
 	if refused_by_tracefs "$h" "$addr"; then
 		result unprobeable PASS "handler-$h"
