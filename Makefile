@@ -34,7 +34,7 @@ TOOLCHAIN ?= gcc
 FLAVOR ?=
 export KERNEL GUEST TOOLCHAIN FLAVOR
 
-.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-rt check-smp check-clients tests arches matrix series acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-rt check-smp check-clients tests arches matrix series bisect acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -99,6 +99,9 @@ compare: setup
 
 series: setup
 	@$(H)/series.sh
+
+bisect: setup
+	@$(H)/bisect.sh
 
 clean:
 	rm -rf build/$(GUEST)/$(KERNEL)$(if $(filter clang,$(TOOLCHAIN)),-clang)$(if $(FLAVOR),-$(FLAVOR))

@@ -1039,4 +1039,3 @@ void traceprobe_finish_parse(struct traceprobe_parse_context *ctx)
 {
 	btf_release(ctx);
 }
-

@@ -2,11 +2,23 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make series`: write the series as git format-patch files against the
 # pristine base, one patch per file in series/ (in name order), then one for
-# whatever series file no patch claims.
+# whatever series file no patch claims, and the cover letter.
 #
-# A series/ file is a commit message with a "Files:" line naming the paths
-# (files, or directories ending in /) that its patch brings to their state
-# in the series; the "Files:" line itself is not part of the message.
+# A series/ file is a commit message followed by lines saying what its
+# patch changes (these lines are not part of the message):
+#   Files: PATH...    brings each path (a file, or a directory ending in /)
+#                     to its state in the series: the series' file, or none
+#   Interim: PATH...  brings each path to the series' file less what later
+#                     patches add: series/STEM/PATH.diff applied to it
+#   Patch: PATH...    changes each path as the patch before left it (at
+#                     first upstream's file) by series/STEM/PATH.diff
+# STEM is the series/ file's name without .txt. Interim and Patch states
+# keep the tree building at every patch (make bisect checks it) while a
+# patch adds code that a later one starts using or replaces a file that a
+# later one finishes. A diff that no longer applies stops the run: remake
+# it from the patch's new state.
+# 0000-cover-letter.txt is the cover letter: its subject line, then its
+# body.
 . "$(dirname "$0")/lib.sh"
 KERNEL=series
 KDIR=$BUILD/$GUEST/series
@@ -43,20 +55,42 @@ bring() { # path: make it as the assembled tree has it
 	fi
 }
 
+# state DIFF PATH: apply DIFF to PATH as it is now in the series tree.
+state() {
+	local diff=$1 f=$2
+	[ -f "$diff" ] || die "series: no $diff"
+	patch -s -p1 -d "$git_dir" --no-backup-if-mismatch -r - <"$diff" ||
+		die "series: $diff no longer applies to $f: remake it"
+}
+# paths KEY FILE: the paths of FILE's KEY: lines
+paths() { sed -n "s/^$1://p" "$2"; }
+
 claimed=$KDIR/claimed.list
 : >"$claimed"
-for msg in "$HARNESS"/series/*.txt; do
+n_msgs=0
+for msg in "$HARNESS"/series/[0-9]*.txt; do
 	[ -f "$msg" ] || continue
-	for p in $(sed -n 's/^Files://p' "$msg"); do
+	stem=$(basename "$msg" .txt)
+	[ "$stem" = 0000-cover-letter ] && continue
+	for p in $(paths Files "$msg"); do
 		case $p in
 		*/) awk -v p="$p" 'index($0, p) == 1' "$touched" ;;
-		*)  grep -Fx "$p" "$touched" ;;
+		*)  grep -Fx "$p" "$touched" || die "series: $stem: $p is not a path the series touches" ;;
 		esac >>"$claimed" || true
 	done
 	sort -u -o "$claimed" "$claimed"
 	while read -r f; do bring "$f"; done <"$claimed"
+	for p in $(paths Interim "$msg"); do
+		grep -qFx "$p" "$claimed" && die "series: $stem: $p is already final"
+		bring "$p"
+		state "$HARNESS/series/$stem/$p.diff" "$p"
+	done
+	for p in $(paths Patch "$msg"); do
+		state "$HARNESS/series/$stem/$p.diff" "$p"
+	done
 	g add -A
-	grep -v '^Files:' "$msg" | g commit -q --allow-empty -F -
+	grep -Ev '^(Files|Interim|Patch):' "$msg" | g commit -q -s --allow-empty -F -
+	n_msgs=$((n_msgs + 1))
 done
 rest=$(comm -23 "$touched" "$claimed")
 if [ -n "$rest" ]; then
@@ -64,6 +98,29 @@ if [ -n "$rest" ]; then
 	g add -A
 	g commit -q -m "probes series: files no patch of the series claims yet"
 fi
-g format-patch -q -o "$out" base..HEAD
-n=$(find "$out" -name '*.patch' | wc -l)
-echo "$n patches in $out"
+# The last patch must leave the tree make check builds.
+for f in $(cat "$touched"); do
+	if [ -f "$KDIR/src/$f" ]; then
+		cmp -s "$KDIR/src/$f" "$git_dir/$f" || die "series: $f differs from the series' tree at the end"
+	else
+		[ ! -e "$git_dir/$f" ] || die "series: $f is left, but the series deletes it"
+	fi
+done
+cover=$HARNESS/series/0000-cover-letter.txt
+if [ -f "$cover" ]; then
+	g format-patch -q --cover-letter -o "$out" base..HEAD
+	# format-patch leaves *** SUBJECT HERE *** and *** BLURB HERE ***.
+	python3 - "$out/0000-cover-letter.patch" "$cover" <<'PY'
+import sys
+path, cover = sys.argv[1:]
+lines = open(cover).read().rstrip("\n").split("\n")
+subject, body = lines[0], "\n".join(lines[2:] if len(lines) > 1 and not lines[1] else lines[1:])
+text = open(path).read()
+text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***", body)
+open(path, "w").write(text)
+PY
+else
+	g format-patch -q -o "$out" base..HEAD
+fi
+n=$(find "$out" -name '[0-9]*.patch' ! -name '0000-*' | wc -l)
+echo "$n patches in $out${n_msgs:+ ($n_msgs from series/)}"

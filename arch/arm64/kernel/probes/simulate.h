@@ -5,7 +5,7 @@
 #ifndef __ARM64_KERNEL_PROBES_SIMULATE_H
 #define __ARM64_KERNEL_PROBES_SIMULATE_H
 
-#include "decode.h"
+#include <asm/probes.h>
 
 probe_simulate_t sim_nop;
 probe_simulate_t sim_b;

@@ -144,8 +144,14 @@ leaks_suite() {
 }
 
 # Each suite's time goes to the results too, for the README's figures.
+# suites=NAME[,NAME...] on the kernel command line runs only those (make
+# bisect runs ftracetest alone).
+only=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^suites=//p' | tr , ' ')
 for suite in ftracetest_suite kunit_suite samples_suite project_suite \
 	     leaks_suite lockdown_suite; do
+	if [ -n "$only" ] && ! echo " $only " | grep -q " ${suite%_suite} "; then
+		continue
+	fi
 	start=$(cut -d. -f1 /proc/uptime)
 	$suite
 	echo "@time $suite $(($(cut -d. -f1 /proc/uptime) - start))" >&3
