@@ -32,7 +32,7 @@ g() { git -c user.name=probes -c user.email=probes@localhost "$@"; }
 patches=$(find "$BUILD/patches" -name '[0-9]*.patch' ! -name '0000-*' | sort)
 [ -n "$patches" ] || die "bisect: make series wrote no patch"
 
-# The base, as one commit: made once per base version (about 2 min).
+# The base, as one commit: made once per base version (about 5 min).
 if [ "$(cat "$top/base.version" 2>/dev/null)" != "$version" ]; then
 	say "bisect: a git repository of Linux $version"
 	rm -rf "$repo" "$top/base.tree" "$top/base.version"
@@ -71,27 +71,16 @@ for guest in $guests; do
 	g am -q $patches || die "bisect: git am of the series onto the base failed in $tree"
 
 	# The end of the series is make check's tree.
-	while read -r f; do
-		if [ -f "$KDIR/src/$f" ]; then
-			cmp -s "$KDIR/src/$f" "$f" || die "bisect: $f after git am differs from $KDIR/src"
-		else
-			[ ! -e "$f" ] || die "bisect: $f is left after git am; the series deletes it"
-		fi
-	done <"$KDIR/src.touched"
+	same_as_series_tree "$tree" "bisect (git am)"
 	g diff --name-only base HEAD | grep -vxF -f "$KDIR/src.touched" &&
 		die "bisect: the series changes files make check's tree does not"
 
-	if [ "$TOOLCHAIN" = clang ]; then
-		TC=(LLVM=-16 CC="ccache clang-16" HOSTCC="ccache clang-16")
-	else
-		TC=(CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc")
-	fi
 	case $GUEST in
 	arm64) objs=(arch/arm64/kernel/probes/ arch/arm64/kernel/debug-monitors.o) ;;
 	x86_64) objs=(arch/x86/kernel/kprobes/ arch/x86/kernel/traps.o) ;;
 	esac
 	objs+=(kernel/kprobes.o kernel/events/ kernel/trace/)
-	KMAKE=(make -s "${TC[@]}" -j"$JOBS")
+	KMAKE=(make -s "${KBUILD_CC[@]}" -j"$JOBS")
 	mkdir -p "$top/logs"
 	exec 9>>"$KBUILD_LOCK"
 	n=0

@@ -12,15 +12,12 @@ FRAGS=("$HARNESS/config/common.config" "$HARNESS/config/$GUEST.config"
 mkdir -p "$BUILD"
 if [ "$TOOLCHAIN" = clang ]; then
 	FRAGS+=("$HARNESS/config/clang.config")
-	TC=(LLVM=-16 CC="ccache clang-16" HOSTCC="ccache clang-16")
 	# Kconfig must see the compiler too: BTI_KERNEL and CFI_CLANG
 	# depend on what it can do.
 	export LLVM=-16
-else
-	TC=(CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc")
 fi
 [ -z "$FLAVOR" ] || FRAGS+=("$HARNESS/config/$FLAVOR.config")
-KMAKE=(make -s -C "$SRC" "${TC[@]}" -j"$JOBS")
+KMAKE=(make -s -C "$SRC" "${KBUILD_CC[@]}" -j"$JOBS")
 
 # Config: allnoconfig + our fragment + ftracetest's. Made aside and put in
 # place only when it differs, so an unchanged config rebuilds nothing.

@@ -71,6 +71,12 @@ x86_64)
 	;;
 *) echo "GUEST must be arm64 or x86_64, not '$GUEST'" >&2; exit 2 ;;
 esac
+# The compilers, as make's arguments, each behind ccache.
+if [ "$TOOLCHAIN" = clang ]; then
+	KBUILD_CC=(LLVM=-16 CC="ccache clang-16" HOSTCC="ccache clang-16")
+else
+	KBUILD_CC=(CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc")
+fi
 # Reproducible objects, so that ccache hits across clones and kernels.
 export KBUILD_BUILD_TIMESTAMP='Thu Jan  1 00:00:00 UTC 2026'
 export KBUILD_BUILD_USER=probes
@@ -87,3 +93,18 @@ esac
 
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+# same_as_series_tree DIR WHO: DIR holds every path the series touches as
+# the series tree of $KDIR has it, deleted ones absent; else die, naming
+# WHO (the script that made DIR).
+same_as_series_tree() {
+	local f
+	while read -r f; do
+		if [ -f "$KDIR/src/$f" ]; then
+			cmp -s "$KDIR/src/$f" "$1/$f" ||
+				die "$2: $f differs from the series tree $KDIR/src"
+		else
+			[ ! -e "$1/$f" ] || die "$2: $f is left, but the series deletes it"
+		fi
+	done <"$KDIR/src.touched"
+}

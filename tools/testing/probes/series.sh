@@ -99,13 +99,7 @@ if [ -n "$rest" ]; then
 	g commit -q -m "probes series: files no patch of the series claims yet"
 fi
 # The last patch must leave the tree make check builds.
-for f in $(cat "$touched"); do
-	if [ -f "$KDIR/src/$f" ]; then
-		cmp -s "$KDIR/src/$f" "$git_dir/$f" || die "series: $f differs from the series' tree at the end"
-	else
-		[ ! -e "$git_dir/$f" ] || die "series: $f is left, but the series deletes it"
-	fi
-done
+same_as_series_tree "$git_dir" series
 cover=$HARNESS/series/0000-cover-letter.txt
 if [ -f "$cover" ]; then
 	g format-patch -q --cover-letter -o "$out" base..HEAD
@@ -123,4 +117,4 @@ else
 	g format-patch -q -o "$out" base..HEAD
 fi
 n=$(find "$out" -name '[0-9]*.patch' ! -name '0000-*' | wc -l)
-echo "$n patches in $out${n_msgs:+ ($n_msgs from series/)}"
+echo "$n patches in $out ($n_msgs from series/)"

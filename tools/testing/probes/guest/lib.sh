@@ -60,12 +60,12 @@ bench_points() {
 	bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
 }
 
-# has_config OPTION: the kernel was built with CONFIG_OPTION=y.
 # ksym NAME: the address, in hex without 0x, of the kernel's text symbol
 # NAME (the built-in one, which kallsyms lists before modules' symbols);
 # nothing if there is none.
 ksym() { awk -v s="$1" '$3 == s && $2 ~ /^[tT]$/ { print $1; exit }' /proc/kallsyms; }
 
+# has_config OPTION: the kernel was built with CONFIG_OPTION=y.
 has_config() { grep -qx "CONFIG_$1=y" /harness/kernel.config; }
 
 # From the tracefs directory: no event enabled, none defined, no trace.
