@@ -137,6 +137,20 @@ int arch_uprobe_exception_notify(struct notifier_block *self,
 	return NOTIFY_DONE;
 }
 
+/*
+ * The generic core expects the hit to be handled on the way back to user
+ * space: the notifiers set TIF_UPROBE, and exit_to_user_mode() calls
+ * uprobe_notify_resume() from its work loop, after masking interrupts to
+ * look at the flags and unmasking them again to run the work. arm64 calls
+ * do_el0_brk64() and do_el0_softstep() with interrupts unmasked and
+ * preemption enabled, the context of that work, so the handlers below run
+ * it at once: a hit then masks and unmasks interrupts once less, which is
+ * not cheap where their tracing is on, and each check the work loop makes
+ * after it finds nothing left to do. uprobe_notify_resume() clears
+ * TIF_UPROBE, so the loop does not run the work a second time, and it
+ * runs before any signal the hit raises is delivered, as from the loop.
+ */
+
 /**
  * uprobe_brk_handler() - a task hit the BRK of a uprobe
  * @regs: the task's state
@@ -146,8 +160,10 @@ int arch_uprobe_exception_notify(struct notifier_block *self,
  */
 int uprobe_brk_handler(struct pt_regs *regs, unsigned long esr)
 {
-	return uprobe_pre_sstep_notifier(regs) ? DBG_HOOK_HANDLED :
-						 DBG_HOOK_ERROR;
+	if (!uprobe_pre_sstep_notifier(regs))
+		return DBG_HOOK_ERROR;
+	uprobe_notify_resume(regs);
+	return DBG_HOOK_HANDLED;
 }
 
 /**
@@ -164,6 +180,8 @@ int uprobe_single_step_handler(struct pt_regs *regs, unsigned long esr)
 
 	WARN_ON(utask && instruction_pointer(regs) !=
 			 utask->xol_vaddr + AARCH64_INSN_SIZE);
-	return uprobe_post_sstep_notifier(regs) ? DBG_HOOK_HANDLED :
-						  DBG_HOOK_ERROR;
+	if (!uprobe_post_sstep_notifier(regs))
+		return DBG_HOOK_ERROR;
+	uprobe_notify_resume(regs);
+	return DBG_HOOK_HANDLED;
 }
