@@ -4,7 +4,10 @@
 # after the other, each announced by getpgid(K) for the debugger attached
 # to the guest, which then steps through one getppid call instruction by
 # instruction (profile.sh on the host). K numbers the kinds in the order
-# the host's table lists them.
+# the host's table lists them. The uprobe kinds (arm64) announce
+# themselves the same way, then call uprobe_loop's probed function
+# three times: the debugger steps the kernel through the second call's
+# exceptions.
 . /harness/lib.sh
 cd /sys/kernel/tracing
 loop=/harness/progs/getppid_loop
@@ -34,3 +37,29 @@ mark 8
 echo nop >current_tracer
 echo >set_ftrace_filter
 echo >trace
+
+# The breakpoint path: (a), and a fetch from a symbol. With no optimizer
+# to turn off (upstream arm64), it is the kernel's only path.
+opt=/proc/sys/debug/kprobes-optimization
+[ -w $opt ] && was=$(cat $opt) && echo 0 >$opt
+kind 14 "p:bench/a $f"
+kind 15 "p:bench/m $f v=@linux_banner:u32"
+[ -w $opt ] && echo "$was" >$opt
+
+ul=/harness/progs/uprobe_loop
+[ -x $ul ] || exit 0
+uoff() { sed -n "s/^\([0-9a-fx]*\) $1\$/\1/p" "$ul.syms"; }
+ukind() { # K DEFINITION
+	echo "$2" >uprobe_events
+	echo 1 >events/bench/enable
+	echo "@profile $1" >&3
+	$ul mark "$1" 3
+	echo 0 >events/bench/enable
+	echo >trace
+	echo >uprobe_events
+}
+ukind 9 "p:bench/h $ul:$(uoff ub_nop)"
+ukind 10 "p:bench/i $ul:$(uoff ub_push)"
+ukind 11 "p:bench/j $ul:$(uoff ub_ret)"
+ukind 12 "r:bench/k $ul:$(uoff ub_func)"
+ukind 13 "p:bench/l $ul:$(uoff ub_fp)"

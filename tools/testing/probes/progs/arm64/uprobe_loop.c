@@ -7,6 +7,8 @@
  * make bench puts a uprobe on each of its labels, and a uretprobe on it.
  * "uprobe_loop exceptions ID N" makes N calls between two marker SVCs,
  * for make bench's count of exceptions (see mark()).
+ * "uprobe_loop mark K N" calls getpgid(K), the marker make profile's
+ * debugger breaks on, then ub_func N times.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -15,6 +17,7 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 void ub_func(void);
 
@@ -57,6 +60,12 @@ int main(int argc, char **argv)
 
 	if (argc > 3 && !strcmp(argv[1], "exceptions"))
 		return exceptions(atoi(argv[2]), atol(argv[3]));
+	if (argc > 3 && !strcmp(argv[1], "mark")) {
+		syscall(SYS_getpgid, atol(argv[2]));
+		for (i = atol(argv[3]); i > 0; i--)
+			ub_func();
+		return 0;
+	}
 	while (rounds--) {
 		t = now();
 		for (i = 0; i < n; i++)
