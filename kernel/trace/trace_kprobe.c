@@ -351,8 +351,10 @@ static noinline void __kprobes tk_record_general(struct trace_kprobe *tk,
 }
 
 /*
- * The same, inline, for the commonest hit: arguments that are whole
- * registers, if any, into a file with none of TK_RECORD_SLOW_FLAGS.
+ * The same, inline, for the commonest hits: a record of fixed size (no
+ * string among the arguments) into a file with none of
+ * TK_RECORD_SLOW_FLAGS.  Arguments that are whole registers are copied
+ * here; others read memory, out of line.
  */
 static nokprobe_inline void tk_record(struct trace_kprobe *tk,
 				      struct kretprobe_instance *ri, bool ret,
@@ -364,7 +366,7 @@ static nokprobe_inline void tk_record(struct trace_kprobe *tk,
 	struct trace_event_buffer fbuffer __uninitialized;
 	void *rec;
 
-	if (unlikely(tk->tp.arg_kinds ||
+	if (unlikely((tk->tp.arg_kinds & PROBE_ARGS_DYNAMIC) ||
 		     (READ_ONCE(file->flags) & TK_RECORD_SLOW_FLAGS))) {
 		tk_record_general(tk, ri, regs, file);
 		return;
@@ -374,7 +376,16 @@ static nokprobe_inline void tk_record(struct trace_kprobe *tk,
 		return;
 	fbuffer.regs = regs;
 	tk_fill_head(tk, ri, ret, rec);
-	probe_args_store_regs(rec + head, &tk->tp, regs);
+	if (unlikely(tk->tp.arg_kinds & PROBE_ARGS_GENERAL)) {
+		struct probe_fetch_env env = {
+			.regs = regs,
+			.edata = ret ? ri->data : NULL,
+		};
+
+		probe_args_store_fixed(rec + head, &tk->tp, &env);
+	} else {
+		probe_args_store_regs(rec + head, &tk->tp, regs);
+	}
 	trace_event_buffer_commit(&fbuffer);
 }
 

@@ -307,45 +307,24 @@ static nokprobe_inline int fetch_store_one_string(const struct fetch_prog *p,
 	return fetch_store_string_user(addr, loc, base);
 }
 
-/*
- * Store one argument at @dest; its dynamic data goes at @dyn, where
- * @room bytes are left.  Return the dynamic bytes used.
- */
-static nokprobe_inline int fetch_arg_store(const struct probe_arg *a,
-					   struct probe_fetch_env *env,
-					   void *dest, void *base, void *dyn,
-					   int room)
+/* Store one argument that has no dynamic data at @dest. */
+static nokprobe_inline void fetch_arg_store_fixed(const struct probe_arg *a,
+						  struct probe_fetch_env *env,
+						  void *dest)
 {
 	const struct fetch_prog *p = &a->prog;
 	unsigned int i, n = p->count ?: 1;
-	unsigned long target, addr;
-	int used = 0, len;
+	unsigned long target;
 
 	if (fetch_prog_is_whole_reg(p)) {
 		fetch_put_sized(dest, regs_get_register(env->regs, p->param),
 				p->size);
-		return 0;
+		return;
 	}
 
 	if (fetch_target(p, env, &target)) {
 		memset(dest, 0, a->type->size * n);
-		return 0;
-	}
-
-	if (a->dynamic) {
-		for (i = 0; i < n; i++) {
-			u32 *loc = dest + i * sizeof(u32);
-
-			*loc = make_data_loc(room - used, dyn + used - base);
-			if (fetch_string_addr(p, env, target, i, &addr)) {
-				fetch_set_loc(0, loc, dyn + used, base);
-				continue;
-			}
-			len = fetch_store_one_string(p, env, addr, loc, base);
-			if (len > 0)
-				used += len;
-		}
-		return used;
+		return;
 	}
 
 	if (p->store == FETCH_STORE_RAW) {
@@ -362,9 +341,48 @@ static nokprobe_inline int fetch_arg_store(const struct probe_arg *a,
 	if (p->bf_rshift)
 		for (i = 0; i < n; i++)
 			fetch_bitfield(p, dest + i * p->size);
-	return 0;
 }
 
+/*
+ * Store one string argument (or array of strings): its locations at
+ * @dest, the strings at @dyn, where @room bytes are left.  Return the
+ * dynamic bytes used.
+ */
+static nokprobe_inline int fetch_arg_store_strings(const struct probe_arg *a,
+						   struct probe_fetch_env *env,
+						   void *dest, void *base,
+						   void *dyn, int room)
+{
+	const struct fetch_prog *p = &a->prog;
+	unsigned int i, n = p->count ?: 1;
+	unsigned long target, addr;
+	int used = 0, len;
+
+	if (fetch_target(p, env, &target)) {
+		memset(dest, 0, a->type->size * n);
+		return 0;
+	}
+
+	for (i = 0; i < n; i++) {
+		u32 *loc = dest + i * sizeof(u32);
+
+		*loc = make_data_loc(room - used, dyn + used - base);
+		if (fetch_string_addr(p, env, target, i, &addr)) {
+			fetch_set_loc(0, loc, dyn + used, base);
+			continue;
+		}
+		len = fetch_store_one_string(p, env, addr, loc, base);
+		if (len > 0)
+			used += len;
+	}
+	return used;
+}
+
+/*
+ * Probes with a string among their arguments: the strings follow the
+ * fixed area, one after the other, in the @dynsize bytes reserved for
+ * them.
+ */
 static noinline void __kprobes probe_args_store_general(void *data,
 							struct trace_probe *tp,
 							struct probe_fetch_env *env,
@@ -377,11 +395,33 @@ static noinline void __kprobes probe_args_store_general(void *data,
 	int used;
 
 	for (i = 0; i < tp->nr_args; i++) {
-		used = fetch_arg_store(&tp->args[i], env, data + tp->args[i].offset,
-				       base, dyn, dynsize);
+		const struct probe_arg *a = &tp->args[i];
+
+		if (!a->dynamic) {
+			fetch_arg_store_fixed(a, env, data + a->offset);
+			continue;
+		}
+		used = fetch_arg_store_strings(a, env, data + a->offset, base,
+					       dyn, dynsize);
 		dyn += used;
 		dynsize -= used;
 	}
+}
+
+/*
+ * Probes without strings, whose arguments read memory: kept apart from
+ * probe_args_store_general() so that a hit runs none of the strings' code
+ * and saves no more registers than this loop needs.
+ */
+static noinline void __kprobes probe_args_store_fixed(void *data,
+						      struct trace_probe *tp,
+						      struct probe_fetch_env *env)
+{
+	unsigned int i;
+
+	for (i = 0; i < tp->nr_args; i++)
+		fetch_arg_store_fixed(&tp->args[i], env,
+				      data + tp->args[i].offset);
 }
 
 /**
@@ -418,10 +458,12 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
 					     struct probe_fetch_env *env,
 					     int header_size, int dynsize)
 {
-	if (unlikely(tp->arg_kinds & PROBE_ARGS_GENERAL))
-		probe_args_store_general(data, tp, env, header_size, dynsize);
-	else
+	if (likely(!(tp->arg_kinds & PROBE_ARGS_GENERAL)))
 		probe_args_store_regs(data, tp, env->regs);
+	else if (!(tp->arg_kinds & PROBE_ARGS_DYNAMIC))
+		probe_args_store_fixed(data, tp, env);
+	else
+		probe_args_store_general(data, tp, env, header_size, dynsize);
 }
 
 /*

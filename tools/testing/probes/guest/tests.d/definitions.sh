@@ -98,3 +98,21 @@ pr=$(grep '^print fmt' events/defs/r/format)
 echo >dynamic_events
 check no-args-print-fmt [ "$pk" = 'print fmt: "(%lx)", REC->__probe_ip' ] &&
 	[ "$pr" = 'print fmt: "(%lx <- %lx)", REC->__probe_func, REC->__probe_ret_ip' ]
+
+# Arguments that read memory but hold no string: recorded inline when the
+# file has no filter, by the general path when it has one. Both records
+# must be right, at the entry and at the return ("Linux version ..." is
+# the banner).
+echo "p:defs/m $f v=@linux_banner:x32 w=+4(@linux_banner):x8[2]" >>kprobe_events
+echo "r:defs/mr $f v=@linux_banner:x32" >>kprobe_events
+echo >trace
+echo 1 >events/defs/enable
+$loop 10 1 >/dev/null
+echo 'v != 0' >events/defs/m/filter
+echo 'v != 0' >events/defs/mr/filter
+$loop 10 1 >/dev/null
+echo 0 >events/defs/enable
+all=$(grep -c ' mr\?: (' trace)
+good=$(grep -cE ' m: \(.*\) v=0x756e694c w=\{0x78,0x20\}$| mr: \(.*\) v=0x756e694c$' trace)
+echo >dynamic_events
+check memory-args-inline-and-general [ "$all" -ge 40 ] && [ "$good" -eq "$all" ]
