@@ -83,7 +83,7 @@ def user_insn(addr):
     except gdb.error:
         return None
 
-def uprobe_kind(kind, calls=3):
+def uprobe_kind(kind):
     """Step the exceptions of the second call to the probed function: the
     first sets the task's uprobe state up, and the end of the last is no
     BRK."""
