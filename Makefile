@@ -23,9 +23,10 @@
 # x86_64: the guest the one-kernel targets build and boot; `make check`
 # runs every guest in GUESTS (default "arm64 x86_64"). TOOLCHAIN=gcc (the
 # default) or clang: every target builds its kernels with that compiler.
-# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak), rt (PREEMPT_RT) or
-# clients (DWARF, BTF, disks: what check-clients boots): the configuration
-# over the ordinary one, in its own tree.
+# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak), rt (PREEMPT_RT),
+# clients (DWARF, BTF, disks: what check-clients boots) or defconfig (the
+# architecture's defconfig under the harness's fragments): the
+# configuration over the ordinary one, in its own tree.
 
 KERNEL ?= series
 H := tools/testing/probes
@@ -34,7 +35,7 @@ TOOLCHAIN ?= gcc
 FLAVOR ?=
 export KERNEL GUEST TOOLCHAIN FLAVOR
 
-.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-rt check-smp check-clients tests arches matrix series bisect acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-defconfig check-rt check-smp check-clients tests arches matrix series bisect acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -62,6 +63,9 @@ check-clang:
 
 check-debug:
 	@$(MAKE) --no-print-directory check FLAVOR=debug GUESTS=arm64 CHECK_TIMEOUT=7200
+
+check-defconfig:
+	@$(MAKE) --no-print-directory check FLAVOR=defconfig GUESTS=arm64 CHECK_TIMEOUT=7200
 
 check-rt:
 	@$(MAKE) --no-print-directory check FLAVOR=rt GUESTS=arm64

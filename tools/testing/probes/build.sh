@@ -16,15 +16,41 @@ if [ "$TOOLCHAIN" = clang ]; then
 	# depend on what it can do.
 	export LLVM=-16
 fi
-[ -z "$FLAVOR" ] || FRAGS+=("$HARNESS/config/$FLAVOR.config")
 KMAKE=(make -s -C "$SRC" "${KBUILD_CC[@]}" -j"$JOBS")
 
 # Config: allnoconfig + our fragment + ftracetest's. Made aside and put in
 # place only when it differs, so an unchanged config rebuilds nothing.
 tmp=.config.harness
-(cd "$SRC" && rm -f "$tmp" && KCONFIG_CONFIG=$tmp scripts/kconfig/merge_config.sh -n \
+base=-n
+case $FLAVOR in
+'') ;;
+defconfig)
+	# The kernel distributions start from: the architecture's defconfig,
+	# completed with Kconfig's defaults as `make defconfig` does, then
+	# the fragments (what the guest and the tests need). Its modules
+	# are only those the fragments ask for: the built-in kernel is
+	# defconfig's, without the hour its thousands of drivers' modules
+	# would add to the build.
+	FRAGS=("$SRC/$DEFCONFIG" "${FRAGS[@]}")
+	base=
+	;;
+*) FRAGS+=("$HARNESS/config/$FLAVOR.config") ;;
+esac
+(cd "$SRC" && rm -f "$tmp" && KCONFIG_CONFIG=$tmp scripts/kconfig/merge_config.sh $base \
 	"${FRAGS[@]}" && KCONFIG_CONFIG=$tmp make -s olddefconfig) \
 	>"$LOGS/config.log" 2>&1 || { cat "$LOGS/config.log"; die "config failed"; }
+if [ "$FLAVOR" = defconfig ]; then
+	keep=$(sed -n 's/^\(CONFIG_[A-Za-z0-9_]*\)=m$/\1/p' "${FRAGS[@]:1}" | sort -u)
+	awk -v keep="$keep" '
+		BEGIN { n = split(keep, k, "\n"); for (i = 1; i <= n; i++) want[k[i]] = 1 }
+		/^CONFIG_[A-Za-z0-9_]*=m$/ {
+			name = substr($0, 1, length($0) - 2)
+			if (!(name in want)) { print "# " name " is not set"; next }
+		}
+		{ print }' "$SRC/$tmp" >"$SRC/$tmp.m" && mv "$SRC/$tmp.m" "$SRC/$tmp"
+	(cd "$SRC" && KCONFIG_CONFIG=$tmp make -s olddefconfig) >>"$LOGS/config.log" 2>&1 ||
+		{ cat "$LOGS/config.log"; die "config failed"; }
+fi
 say "config: $GUEST $KERNEL, $(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"/\1/p' "$SRC/$tmp")$(
 	grep -oE '^CONFIG_(ARM64_BTI_KERNEL|CFI_CLANG|SHADOW_CALL_STACK|LTO_CLANG_THIN|KASAN_GENERIC|KFENCE|PROVE_LOCKING|UBSAN|DEBUG_KMEMLEAK|PREEMPT_RT)=y' "$SRC/$tmp" |
 	sed 's/^CONFIG_/, /; s/=y$//' | tr -d '\n')"

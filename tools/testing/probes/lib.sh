@@ -22,14 +22,15 @@ clang) VARIANT=-clang ;;
 esac
 # The configuration's flavour, over the ordinary one: debug (config/
 # debug.config: KASAN, KFENCE, lockdep, UBSAN, kmemleak...), rt
-# (config/rt.config: PREEMPT_RT) or clients (config/clients.config: DWARF,
-# BTF and the disks of the Debian userland, for bpftrace and perf). Each
-# has its own tree.
+# (config/rt.config: PREEMPT_RT), clients (config/clients.config: DWARF,
+# BTF and the disks of the Debian userland, for bpftrace and perf) or
+# defconfig (the architecture's defconfig under the harness's fragments,
+# see build.sh). Each has its own tree.
 FLAVOR=${FLAVOR:-}
 case $FLAVOR in
 '') ;;
-debug | rt | clients) VARIANT=$VARIANT-$FLAVOR ;;
-*) echo "FLAVOR must be empty, debug, rt or clients, not '$FLAVOR'" >&2; exit 2 ;;
+debug | rt | clients | defconfig) VARIANT=$VARIANT-$FLAVOR ;;
+*) echo "FLAVOR must be empty, debug, rt, clients or defconfig, not '$FLAVOR'" >&2; exit 2 ;;
 esac
 # Where this kernel's tree, objects and logs go (make arches gives its own).
 KDIR=${KDIR:-$BUILD/$GUEST/$KERNEL$VARIANT}
@@ -51,6 +52,7 @@ arm64)
 	export CROSS_COMPILE=aarch64-linux-gnu-
 	IMAGE_TARGET=Image
 	IMAGE=arch/arm64/boot/Image
+	DEFCONFIG=arch/arm64/configs/defconfig
 	DEB_ARCH=arm64
 	MULTIARCH=aarch64-linux-gnu
 	QEMU=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
@@ -63,6 +65,7 @@ x86_64)
 	export CROSS_COMPILE=
 	IMAGE_TARGET=bzImage
 	IMAGE=arch/x86/boot/bzImage
+	DEFCONFIG=arch/x86/configs/x86_64_defconfig
 	DEB_ARCH=amd64
 	MULTIARCH=x86_64-linux-gnu
 	QEMU=(qemu-system-x86_64 -M q35 -cpu max -device virtio-serial-pci)

@@ -38,12 +38,14 @@
 #include <linux/kprobes.h>
 #include <linux/set_memory.h>
 #include <linux/sizes.h>
+#include <linux/vmalloc.h>
 
 #include <asm/cpufeature.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
 #include <asm/patching.h>
 #include <asm/ptrace.h>
+#include <asm/sections.h>
 
 #include "decode.h"
 #include "opt.h"
@@ -325,24 +327,62 @@ static bool build_detour(u32 *buf, kprobe_opcode_t *detour,
 }
 
 /*
- * Detours come from the module area, whose 128 MB window around the kernel
- * image is in branch range of all kernel text (and of the modules placed
- * in it); the generic kprobes area may be anywhere in vmalloc space.
+ * A detour must lie within a B's reach (+/-128 MB) of the probe that jumps
+ * to it. The module area is only sometimes: without KASLR, or with it but
+ * RANDOMIZE_MODULE_REGION_FULL off, modules go first to a 128 MB window
+ * in reach of all the kernel's text; with KASLR and that option on, as
+ * defconfig has it (it is the default), the window is a random 2 GB one,
+ * and measured there every detour lay 1.4 GB from the kernel's text and
+ * no probe could be optimized. So a page from the module area is kept when
+ * it is in reach of the whole of the kernel's text, and otherwise a page
+ * is taken from the vmalloc space that is, around the kernel's image.
+ * (The generic kprobes area may be anywhere in vmalloc space.) A probe on
+ * a module the detour is not in reach of keeps its breakpoint.
  */
+static bool in_reach_of_kernel_text(unsigned long page)
+{
+	return in_branch_range((unsigned long)_stext, page + PAGE_SIZE) &&
+	       in_branch_range((unsigned long)_etext, page);
+}
+
+static void *alloc_near_kernel_text(void)
+{
+	unsigned long start, end;
+
+	start = max(VMALLOC_START,
+		    PAGE_ALIGN((unsigned long)_etext - SZ_128M));
+	end = min(VMALLOC_END, ((unsigned long)_stext + SZ_128M) & PAGE_MASK);
+	if (start >= end)
+		return NULL;
+	return __vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
+				    GFP_KERNEL | __GFP_NOWARN, PAGE_KERNEL,
+				    VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
+				    __builtin_return_address(0));
+}
+
 void *alloc_optinsn_page(void)
 {
 	void *page = execmem_alloc(EXECMEM_MODULE_TEXT, PAGE_SIZE);
 
-	if (page && set_memory_rox((unsigned long)page, 1)) {
+	if (page && !in_reach_of_kernel_text((unsigned long)page)) {
 		execmem_free(page);
+		page = alloc_near_kernel_text();
+	}
+	if (page && set_memory_rox((unsigned long)page, 1)) {
+		vfree(page);
 		return NULL;
 	}
 	return page;
 }
 
+/*
+ * Both kinds of page are vmalloc areas that reset their permissions when
+ * freed: execmem_alloc() gives arm64's module text as __vmalloc_node_range()
+ * with VM_FLUSH_RESET_PERMS, as alloc_near_kernel_text() does.
+ */
 void free_optinsn_page(void *page)
 {
-	execmem_free(page);
+	vfree(page);
 }
 
 int arch_prepared_optinsn(struct arch_optimized_insn *optinsn)

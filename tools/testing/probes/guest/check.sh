@@ -40,15 +40,21 @@ ftracetest_suite() {
 	cd /
 }
 
+# ktap_lines: the KTAP lines of a kernel log, without the timestamps
+# that PRINTK_TIME (defconfig's) puts before each.
+ktap_lines() {
+	sed 's/^\[ *[0-9]*\.[0-9]*\] //' | grep -E '^ *(KTAP|TAP|1\.\.|#|ok|not ok)'
+}
+
 # KUnit suites: the built-in ones from the boot log, then those run by
 # loading their modules: the kprobes one, and the
 # series' instruction matrix where the kernel has it.
 kunit_suite() {
 	if grep -q '# Subtest:' /tmp/boot.dmesg; then
 		echo "@ktap kunit" >&3
-		grep -E '^ *(KTAP|TAP|1\.\.|#|ok|not ok)' /tmp/boot.dmesg >&3
+		ktap_lines </tmp/boot.dmesg >&3
 		echo "@endktap" >&3
-		grep -q '^not ok' /tmp/boot.dmesg &&
+		ktap_lines </tmp/boot.dmesg | grep -q '^not ok' &&
 			log_file kunit built-in /tmp/boot.dmesg
 	fi
 	for mod in test_kprobes arm64_kprobes_insn_test; do
@@ -57,7 +63,7 @@ kunit_suite() {
 		dmesg -c >/dev/null
 		modprobe "$mod"
 		echo "@ktap kunit" >&3
-		dmesg | grep -E '^ *(KTAP|TAP|1\.\.|#|ok|not ok)' >&3
+		dmesg | ktap_lines >&3
 		echo "@endktap" >&3
 		dmesg >/tmp/kunit.log
 		log_file kunit "$mod" /tmp/kunit.log

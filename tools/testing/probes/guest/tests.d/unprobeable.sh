@@ -36,7 +36,8 @@ fail() { # NAME: the log says why
 # refused_by_tracefs NAME ADDR: the definition is refused, and the last
 # error in error_log is the failed registration, its caret under ADDR.
 refused_by_tracefs() {
-	cmd="p:unprobeable/$1 0x$2"
+	# Region names have hyphens, which an event name may not have.
+	cmd="p:unprobeable/$(echo "$1" | tr - _) 0x$2"
 	echo >error_log
 	if echo "$cmd" >>kprobe_events 2>/dev/null; then
 		echo "accepted: $cmd" >$log
