@@ -83,6 +83,8 @@ else:
 ' "$getppid" "$GUEST" >"$root/harness/bench.offsets"
 # The kernel's config, for tests whose outcome depends on it (BTI, kCFI).
 cp "$SRC/.config" "$root/harness/kernel.config"
+# Where the kernel was linked to run, for tests that check KASLR moved it.
+awk '$3 == "_stext" { print $1 }' "$SRC/System.map" >"$root/harness/kernel.stext"
 cp -r "$SRC/tools/testing/selftests/ftrace" "$root/ftrace"
 # The ftracetest tests not to run on this guest and kernel: those that
 # `expected` lists as NOTRUN for it (a test that takes the kernel down

@@ -36,7 +36,11 @@
 
 #include <linux/execmem.h>
 #include <linux/kprobes.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rculist.h>
 #include <linux/set_memory.h>
+#include <linux/slab.h>
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
 
@@ -328,16 +332,19 @@ static bool build_detour(u32 *buf, kprobe_opcode_t *detour,
 
 /*
  * A detour must lie within a B's reach (+/-128 MB) of the probe that jumps
- * to it. The module area is only sometimes: without KASLR, or with it but
- * RANDOMIZE_MODULE_REGION_FULL off, modules go first to a 128 MB window
- * in reach of all the kernel's text; with KASLR and that option on, as
- * defconfig has it (it is the default), the window is a random 2 GB one,
- * and measured there every detour lay 1.4 GB from the kernel's text and
- * no probe could be optimized. So a page from the module area is kept when
- * it is in reach of the whole of the kernel's text, and otherwise a page
- * is taken from the vmalloc space that is, around the kernel's image.
- * (The generic kprobes area may be anywhere in vmalloc space.) A probe on
- * a module the detour is not in reach of keeps its breakpoint.
+ * to it. The core keeps one cache of detour pages, whose slots it hands to
+ * any probe, so each of its pages must be in reach of the whole of the
+ * kernel's text. The module area is only sometimes: without KASLR, or with
+ * it but RANDOMIZE_MODULE_REGION_FULL off, modules go first to a 128 MB
+ * window in reach of all the kernel's text; with KASLR and that option on,
+ * as defconfig has it (it is the default), the window is a random 2 GB
+ * one, and measured there every detour lay 1.4 GB from the kernel's text
+ * and no probe could be optimized. So a page from the module area is kept
+ * when it is in reach of the whole of the kernel's text, and otherwise a
+ * page is taken from the vmalloc space that is, around the kernel's image.
+ * (The generic kprobes area may be anywhere in vmalloc space.) Probes on
+ * modules take their detours from the caches below when the core's are not
+ * in their reach.
  */
 static bool in_reach_of_kernel_text(unsigned long page)
 {
@@ -345,29 +352,23 @@ static bool in_reach_of_kernel_text(unsigned long page)
 	       in_branch_range((unsigned long)_etext, page);
 }
 
-static void *alloc_near_kernel_text(void)
+/*
+ * A page of detours in [start, end), mapped read-only and executable as
+ * the module loader maps text: within the module area and the vmalloc
+ * space above it, where the kernel's image and modules lie.
+ */
+static void *alloc_detour_page(unsigned long start, unsigned long end)
 {
-	unsigned long start, end;
+	void *page;
 
-	start = max(VMALLOC_START,
-		    PAGE_ALIGN((unsigned long)_etext - SZ_128M));
-	end = min(VMALLOC_END, ((unsigned long)_stext + SZ_128M) & PAGE_MASK);
+	start = max(MODULES_VADDR, PAGE_ALIGN(start));
+	end = min(VMALLOC_END, end & PAGE_MASK);
 	if (start >= end)
 		return NULL;
-	return __vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
+	page = __vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
 				    GFP_KERNEL | __GFP_NOWARN, PAGE_KERNEL,
 				    VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
 				    __builtin_return_address(0));
-}
-
-void *alloc_optinsn_page(void)
-{
-	void *page = execmem_alloc(EXECMEM_MODULE_TEXT, PAGE_SIZE);
-
-	if (page && !in_reach_of_kernel_text((unsigned long)page)) {
-		execmem_free(page);
-		page = alloc_near_kernel_text();
-	}
 	if (page && set_memory_rox((unsigned long)page, 1)) {
 		vfree(page);
 		return NULL;
@@ -375,14 +376,157 @@ void *alloc_optinsn_page(void)
 	return page;
 }
 
+void *alloc_optinsn_page(void)
+{
+	void *page = execmem_alloc(EXECMEM_MODULE_TEXT, PAGE_SIZE);
+
+	if (page && in_reach_of_kernel_text((unsigned long)page)) {
+		if (!set_memory_rox((unsigned long)page, 1))
+			return page;
+		vfree(page);
+		return NULL;
+	}
+	execmem_free(page);
+	return alloc_detour_page((unsigned long)_etext - SZ_128M,
+				 (unsigned long)_stext + SZ_128M);
+}
+
 /*
  * Both kinds of page are vmalloc areas that reset their permissions when
  * freed: execmem_alloc() gives arm64's module text as __vmalloc_node_range()
- * with VM_FLUSH_RESET_PERMS, as alloc_near_kernel_text() does.
+ * with VM_FLUSH_RESET_PERMS, as alloc_detour_page() does.
  */
 void free_optinsn_page(void *page)
 {
 	vfree(page);
+}
+
+/*
+ * Detours for modules the core's pages are out of reach of. Any two
+ * addresses in one 128 MB-aligned window of the address space are within
+ * a B's reach of each other, so a probe takes its detour from the cache of
+ * its own window, whose pages lie in that window: a 2 GB module area has
+ * 16. A window and its cache are made when a probe in it is first
+ * optimized, and kept, as the core keeps a cache's last page: 16 pages at
+ * most. kallsyms lists their pages as kprobe_module_optinsn_page, among
+ * the core's [__builtin__kprobes]; kernel_text_address(), which knows only
+ * the core's caches, does not count them as text.
+ */
+struct detour_window {
+	struct list_head list;
+	unsigned long base;
+	struct kprobe_insn_cache cache;
+};
+
+static LIST_HEAD(detour_windows);
+/* Serialises making windows and taking slots from them. */
+static DEFINE_MUTEX(detour_windows_lock);
+/*
+ * The window a slot is being taken from: a cache's alloc() has no argument,
+ * and get_window_slot() sets this, holding the lock, before it asks.
+ */
+static unsigned long detour_window_base;
+
+static void *alloc_window_page(void)
+{
+	lockdep_assert_held(&detour_windows_lock);
+	return alloc_detour_page(detour_window_base,
+				 detour_window_base + SZ_128M);
+}
+
+static kprobe_opcode_t *get_window_slot(unsigned long addr,
+					struct kprobe_insn_cache **cache)
+{
+	unsigned long base = ALIGN_DOWN(addr, SZ_128M);
+	kprobe_opcode_t *slot = NULL;
+	struct detour_window *w;
+
+	mutex_lock(&detour_windows_lock);
+	list_for_each_entry(w, &detour_windows, list)
+		if (w->base == base)
+			goto found;
+	w = kzalloc(sizeof(*w), GFP_KERNEL);
+	if (!w)
+		goto out;
+	w->base = base;
+	mutex_init(&w->cache.mutex);
+	w->cache.alloc = alloc_window_page;
+	w->cache.free = free_optinsn_page;
+	w->cache.sym = "kprobe_module_optinsn_page";
+	INIT_LIST_HEAD(&w->cache.pages);
+	w->cache.insn_size = MAX_OPTINSN_SIZE;
+	/* Read under RCU by arch_kprobe_get_kallsym(); never removed. */
+	list_add_tail_rcu(&w->list, &detour_windows);
+found:
+	detour_window_base = base;
+	slot = __get_insn_slot(&w->cache);
+	*cache = &w->cache;
+out:
+	mutex_unlock(&detour_windows_lock);
+	return slot;
+}
+
+/**
+ * arch_kprobe_get_kallsym() - name the pages of the module windows' detours
+ * @symnum: how many of kprobes' pages to pass over; counted down
+ * @value: the page's address, when found
+ * @type: its symbol type, when found
+ * @sym: its name, when found
+ *
+ * Return: 0 when the @symnum'th page was found, -ERANGE past the last.
+ */
+int arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
+			    char *type, char *sym)
+{
+	struct detour_window *w;
+	int ret = -ERANGE;
+
+	rcu_read_lock();
+	list_for_each_entry_rcu(w, &detour_windows, list) {
+		ret = kprobe_cache_get_kallsym(&w->cache, symnum, value, type,
+					       sym);
+		if (!ret)
+			break;
+	}
+	rcu_read_unlock();
+	return ret;
+}
+
+/*
+ * The cache a detour came from, found rather than kept: one more pointer
+ * in every optimized_kprobe would take it out of kmalloc-128. A window's
+ * pages lie in the window, and the core's are told apart first.
+ */
+static struct kprobe_insn_cache *detour_cache(kprobe_opcode_t *detour)
+{
+	unsigned long base = ALIGN_DOWN((unsigned long)detour, SZ_128M);
+	struct kprobe_insn_cache *cache = &kprobe_optinsn_slots;
+	struct detour_window *w;
+
+	if (__is_insn_slot_addr(cache, (unsigned long)detour))
+		return cache;
+	rcu_read_lock();
+	list_for_each_entry_rcu(w, &detour_windows, list)
+		if (w->base == base)
+			cache = &w->cache;
+	rcu_read_unlock();
+	return cache;
+}
+
+/*
+ * A slot in reach of @addr: the core's, whose pages are in reach of the
+ * kernel's text and of modules near it, or its window's.
+ */
+static kprobe_opcode_t *get_detour_slot(unsigned long addr,
+					struct kprobe_insn_cache **cache)
+{
+	kprobe_opcode_t *slot = __get_insn_slot(&kprobe_optinsn_slots);
+
+	*cache = &kprobe_optinsn_slots;
+	if (!slot || in_branch_range(addr, (unsigned long)slot))
+		return slot;
+	__free_insn_slot(&kprobe_optinsn_slots, slot, 0);
+	return get_window_slot(addr, cache);
 }
 
 int arch_prepared_optinsn(struct arch_optimized_insn *optinsn)
@@ -428,6 +572,7 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 				  struct kprobe *orig)
 {
 	unsigned long addr = (unsigned long)orig->addr;
+	struct kprobe_insn_cache *cache;
 	u32 buf[DETOUR_END];
 	kprobe_opcode_t *detour;
 
@@ -435,12 +580,12 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 		return -EINVAL;
 	if (system_supports_bti_kernel() && is_landing_pad(orig->opcode))
 		return -EINVAL;
-	detour = get_optinsn_slot();
+	detour = get_detour_slot(addr, &cache);
 	if (!detour)
 		return -ENOMEM;
 	if (!in_branch_range(addr, (unsigned long)detour) ||
 	    !build_detour(buf, detour, op, orig->opcode, addr)) {
-		free_optinsn_slot(detour, 0);
+		__free_insn_slot(cache, detour, 0);
 		return -ERANGE;
 	}
 	/* Written when the probe is optimized: most are never enabled. */
@@ -459,7 +604,8 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
 {
 	if (op->optinsn.detour) {
-		free_optinsn_slot(op->optinsn.detour, 0);
+		__free_insn_slot(detour_cache(op->optinsn.detour),
+				 op->optinsn.detour, 0);
 		op->optinsn.detour = NULL;
 	}
 }

@@ -21,7 +21,7 @@ log=/tmp/optprobes.log
 if [ ! -e $sysctl ]; then
 	for t in kprobe-opt-types switch-and-record adjacent function-tracer \
 		 remove-while-running shared-address nested-missed \
-		 enable-while-optimizing; do
+		 enable-while-optimizing detours-in-reach module-function; do
 		result optprobes UNSUPPORTED $t
 	done
 	exit 0
@@ -97,6 +97,69 @@ for want in 1 0 1; do
 done
 [ $pass = 1 ] && result optprobes PASS switch-and-record ||
 	result optprobes FAIL switch-and-record
+
+# Where the detours lie, with the two probes above optimized: every detour
+# page is within a B's reach of every instruction of the kernel's text, and
+# a kernel built with KASLR runs away from where it was linked, its modules
+# anywhere in a 2 GB window (RANDOMIZE_MODULE_REGION_FULL): else that reach
+# would be tested only where it always holds. Addresses are compared by
+# their low 48 bits, which busybox's arithmetic holds without a sign.
+low48() { echo $((0x$(echo "$1" | cut -c5-16))); }
+pass=1
+stext=$(awk '$3 == "_stext" { print $1 }' /proc/kallsyms)
+echo "_stext at $stext, linked at $(cat /harness/kernel.stext)" >>$log
+if has_config RANDOMIZE_BASE && ! grep -qw nokaslr /proc/cmdline; then
+	[ "$stext" != "$(cat /harness/kernel.stext)" ] || pass=0
+fi
+stext=$(low48 "$stext")
+etext=$(low48 "$(awk '$3 == "_etext" { print $1 }' /proc/kallsyms)")
+pages=$(awk '$3 == "kprobe_optinsn_page" { print $1 }' /proc/kallsyms)
+[ -n "$pages" ] || pass=0
+# A B reaches 128 MB back and 128 MB less 4 bytes on: from the text's last
+# instruction back to a page, from its first on to a page's last.
+for page in $pages; do
+	p=$(low48 "$page")
+	back=$((etext - 4 - p))
+	on=$((p + 4096 - stext))
+	echo "detour page $page: $back bytes back from the text's end," \
+	     "$on on from its start" >>$log
+	[ $back -le $((128 << 20)) ] && [ $on -le $((128 << 20)) ] || pass=0
+done
+[ $pass = 1 ] && result optprobes PASS detours-in-reach ||
+	result optprobes FAIL detours-in-reach
+
+# Probes on a module's function, optimized and every hit recorded. Under
+# KASLR the module may lie out of reach of the core's detour pages, and
+# its detours then come from a page of its own 128 MB window, which
+# kallsyms names kprobe_module_optinsn_page. trace-events-sample's thread
+# calls the function once a second; of its first instructions, a landing
+# pad keeps its breakpoint under BTI.
+pass=0
+if modprobe trace-events-sample 2>>$log; then
+	mf=$(awk '$3 ~ /^do_simple_thread_func/ && $4 == "[trace_events_sample]" {
+		print $3; exit }' /proc/kallsyms)
+	for off in 0 4 8 12; do
+		echo "p:mod/m$off $mf+$off" >>kprobe_events 2>>$log
+	done
+	echo 1 >events/mod/enable
+	settle
+	echo >trace
+	h0=$(awk '$1 ~ /^m[0-9]+$/ { n += $2 } END { print n + 0 }' kprobe_profile)
+	sleep 3
+	h1=$(awk '$1 ~ /^m[0-9]+$/ { n += $2 } END { print n + 0 }' kprobe_profile)
+	echo 0 >events/mod/enable
+	rec=$(grep -c ' m[0-9]*: ' trace)
+	opt=$(grep -c "$mf.*\[OPTIMIZED\]" $list)
+	grep "$mf" $list >>$log
+	grep kprobe_module_optinsn_page /proc/kallsyms >>$log
+	echo "module function $mf: $opt optimized, $((h1 - h0)) hits, $rec records" >>$log
+	[ -n "$mf" ] && [ "$opt" -ge 1 ] && [ $((h1 - h0)) -ge 4 ] &&
+		[ "$rec" -eq $((h1 - h0)) ] && pass=1
+	echo >kprobe_events
+	rmmod trace_events_sample
+fi
+[ $pass = 1 ] && result optprobes PASS module-function ||
+	result optprobes FAIL module-function
 echo 0 >events/opt/enable
 echo >kprobe_events
 
