@@ -127,6 +127,8 @@ for page in $pages; do
 done
 [ $pass = 1 ] && result optprobes PASS detours-in-reach ||
 	result optprobes FAIL detours-in-reach
+echo 0 >events/opt/enable
+echo >kprobe_events
 
 # Probes on a module's function, optimized and every hit recorded. Under
 # KASLR the module may lie out of reach of the core's detour pages, and
@@ -147,9 +149,10 @@ if modprobe trace-events-sample 2>>$log; then
 	h0=$(awk '$1 ~ /^m[0-9]+$/ { n += $2 } END { print n + 0 }' kprobe_profile)
 	sleep 3
 	h1=$(awk '$1 ~ /^m[0-9]+$/ { n += $2 } END { print n + 0 }' kprobe_profile)
+	# Counted before the disable, which takes the probes out.
+	opt=$(grep -c "$mf.*\[OPTIMIZED\]" $list)
 	echo 0 >events/mod/enable
 	rec=$(grep -c ' m[0-9]*: ' trace)
-	opt=$(grep -c "$mf.*\[OPTIMIZED\]" $list)
 	grep "$mf" $list >>$log
 	grep kprobe_module_optinsn_page /proc/kallsyms >>$log
 	echo "module function $mf: $opt optimized, $((h1 - h0)) hits, $rec records" >>$log
@@ -160,8 +163,6 @@ if modprobe trace-events-sample 2>>$log; then
 fi
 [ $pass = 1 ] && result optprobes PASS module-function ||
 	result optprobes FAIL module-function
-echo 0 >events/opt/enable
-echo >kprobe_events
 
 # Adjacent probes, each optimized alone: stp and the next instruction.
 next=$((stp + 4))
