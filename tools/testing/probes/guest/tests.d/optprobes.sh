@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Optimized probes (arch/arm64/kernel/probes/opt.c): what ftracetest's
 # kprobe_opt_types.tc checks (it skips aarch64), the run-time switch, every
-# hit recorded through a detour, adjacent optimized probes, a probe on a
+# hit recorded through a detour, the detours within reach under KASLR,
+# probes on a module's function, adjacent optimized probes, a probe on a
 # function the function tracer patches meanwhile, and probes removed while
 # other CPUs run through their detours. The host fails the run on any oops,
 # warning or hang. Two probes at one address share a detour, each skipped
@@ -116,7 +117,8 @@ etext=$(low48 "$(awk '$3 == "_etext" { print $1 }' /proc/kallsyms)")
 pages=$(awk '$3 == "kprobe_optinsn_page" { print $1 }' /proc/kallsyms)
 [ -n "$pages" ] || pass=0
 # A B reaches 128 MB back and 128 MB less 4 bytes on: from the text's last
-# instruction back to a page, from its first on to a page's last.
+# instruction back to a page, from its first on to a page's last (the
+# guest's pages are 4 KB).
 for page in $pages; do
 	p=$(low48 "$page")
 	back=$((etext - 4 - p))
