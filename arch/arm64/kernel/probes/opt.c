@@ -352,23 +352,9 @@ static bool in_reach_of_kernel_text(unsigned long page)
 	       in_branch_range((unsigned long)_etext, page);
 }
 
-/*
- * A page of detours in [start, end), mapped read-only and executable as
- * the module loader maps text: within the module area and the vmalloc
- * space above it, where the kernel's image and modules lie.
- */
-static void *alloc_detour_page(unsigned long start, unsigned long end)
+/* @page, if any, mapped read-only and executable, as module text is. */
+static void *make_rox(void *page)
 {
-	void *page;
-
-	start = max(MODULES_VADDR, PAGE_ALIGN(start));
-	end = min(VMALLOC_END, end & PAGE_MASK);
-	if (start >= end)
-		return NULL;
-	page = __vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
-				    GFP_KERNEL | __GFP_NOWARN, PAGE_KERNEL,
-				    VM_FLUSH_RESET_PERMS, NUMA_NO_NODE,
-				    __builtin_return_address(0));
 	if (page && set_memory_rox((unsigned long)page, 1)) {
 		vfree(page);
 		return NULL;
@@ -376,16 +362,29 @@ static void *alloc_detour_page(unsigned long start, unsigned long end)
 	return page;
 }
 
+/*
+ * A page of detours in [start, end), within the module area and the
+ * vmalloc space above it, where the kernel's image and modules lie.
+ */
+static void *alloc_detour_page(unsigned long start, unsigned long end)
+{
+	start = max(MODULES_VADDR, PAGE_ALIGN(start));
+	end = min(VMALLOC_END, end & PAGE_MASK);
+	if (start >= end)
+		return NULL;
+	return make_rox(__vmalloc_node_range(PAGE_SIZE, PAGE_SIZE, start, end,
+					     GFP_KERNEL | __GFP_NOWARN,
+					     PAGE_KERNEL, VM_FLUSH_RESET_PERMS,
+					     NUMA_NO_NODE,
+					     __builtin_return_address(0)));
+}
+
 void *alloc_optinsn_page(void)
 {
 	void *page = execmem_alloc(EXECMEM_MODULE_TEXT, PAGE_SIZE);
 
-	if (page && in_reach_of_kernel_text((unsigned long)page)) {
-		if (!set_memory_rox((unsigned long)page, 1))
-			return page;
-		vfree(page);
-		return NULL;
-	}
+	if (page && in_reach_of_kernel_text((unsigned long)page))
+		return make_rox(page);
 	execmem_free(page);
 	return alloc_detour_page((unsigned long)_etext - SZ_128M,
 				 (unsigned long)_stext + SZ_128M);
@@ -434,33 +433,44 @@ static void *alloc_window_page(void)
 				 detour_window_base + SZ_128M);
 }
 
-static kprobe_opcode_t *get_window_slot(unsigned long addr,
-					struct kprobe_insn_cache **cache)
+/*
+ * The window at @base, if made; under RCU or detour_windows_lock. A window
+ * is never removed, so what this returns stays valid after either.
+ */
+static struct detour_window *find_window(unsigned long base)
+{
+	struct detour_window *w;
+
+	list_for_each_entry_rcu(w, &detour_windows, list,
+				lockdep_is_held(&detour_windows_lock))
+		if (w->base == base)
+			return w;
+	return NULL;
+}
+
+static kprobe_opcode_t *get_window_slot(unsigned long addr)
 {
 	unsigned long base = ALIGN_DOWN(addr, SZ_128M);
 	kprobe_opcode_t *slot = NULL;
 	struct detour_window *w;
 
 	mutex_lock(&detour_windows_lock);
-	list_for_each_entry(w, &detour_windows, list)
-		if (w->base == base)
-			goto found;
-	w = kzalloc(sizeof(*w), GFP_KERNEL);
-	if (!w)
-		goto out;
-	w->base = base;
-	mutex_init(&w->cache.mutex);
-	w->cache.alloc = alloc_window_page;
-	w->cache.free = free_optinsn_page;
-	w->cache.sym = "kprobe_module_optinsn_page";
-	INIT_LIST_HEAD(&w->cache.pages);
-	w->cache.insn_size = MAX_OPTINSN_SIZE;
-	/* Read under RCU by arch_kprobe_get_kallsym(); never removed. */
-	list_add_tail_rcu(&w->list, &detour_windows);
-found:
+	w = find_window(base);
+	if (!w) {
+		w = kzalloc(sizeof(*w), GFP_KERNEL);
+		if (!w)
+			goto out;
+		w->base = base;
+		mutex_init(&w->cache.mutex);
+		w->cache.alloc = alloc_window_page;
+		w->cache.free = free_optinsn_page;
+		w->cache.sym = "kprobe_module_optinsn_page";
+		INIT_LIST_HEAD(&w->cache.pages);
+		w->cache.insn_size = MAX_OPTINSN_SIZE;
+		list_add_tail_rcu(&w->list, &detour_windows);
+	}
 	detour_window_base = base;
 	slot = __get_insn_slot(&w->cache);
-	*cache = &w->cache;
 out:
 	mutex_unlock(&detour_windows_lock);
 	return slot;
@@ -499,34 +509,28 @@ int arch_kprobe_get_kallsym(unsigned int *symnum, unsigned long *value,
  */
 static struct kprobe_insn_cache *detour_cache(kprobe_opcode_t *detour)
 {
-	unsigned long base = ALIGN_DOWN((unsigned long)detour, SZ_128M);
-	struct kprobe_insn_cache *cache = &kprobe_optinsn_slots;
 	struct detour_window *w;
 
-	if (__is_insn_slot_addr(cache, (unsigned long)detour))
-		return cache;
+	if (__is_insn_slot_addr(&kprobe_optinsn_slots, (unsigned long)detour))
+		return &kprobe_optinsn_slots;
 	rcu_read_lock();
-	list_for_each_entry_rcu(w, &detour_windows, list)
-		if (w->base == base)
-			cache = &w->cache;
+	w = find_window(ALIGN_DOWN((unsigned long)detour, SZ_128M));
 	rcu_read_unlock();
-	return cache;
+	return w ? &w->cache : &kprobe_optinsn_slots;
 }
 
 /*
  * A slot in reach of @addr: the core's, whose pages are in reach of the
  * kernel's text and of modules near it, or its window's.
  */
-static kprobe_opcode_t *get_detour_slot(unsigned long addr,
-					struct kprobe_insn_cache **cache)
+static kprobe_opcode_t *get_detour_slot(unsigned long addr)
 {
 	kprobe_opcode_t *slot = __get_insn_slot(&kprobe_optinsn_slots);
 
-	*cache = &kprobe_optinsn_slots;
 	if (!slot || in_branch_range(addr, (unsigned long)slot))
 		return slot;
 	__free_insn_slot(&kprobe_optinsn_slots, slot, 0);
-	return get_window_slot(addr, cache);
+	return get_window_slot(addr);
 }
 
 int arch_prepared_optinsn(struct arch_optimized_insn *optinsn)
@@ -572,7 +576,6 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 				  struct kprobe *orig)
 {
 	unsigned long addr = (unsigned long)orig->addr;
-	struct kprobe_insn_cache *cache;
 	u32 buf[DETOUR_END];
 	kprobe_opcode_t *detour;
 
@@ -580,12 +583,12 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 		return -EINVAL;
 	if (system_supports_bti_kernel() && is_landing_pad(orig->opcode))
 		return -EINVAL;
-	detour = get_detour_slot(addr, &cache);
+	detour = get_detour_slot(addr);
 	if (!detour)
 		return -ENOMEM;
 	if (!in_branch_range(addr, (unsigned long)detour) ||
 	    !build_detour(buf, detour, op, orig->opcode, addr)) {
-		__free_insn_slot(cache, detour, 0);
+		__free_insn_slot(detour_cache(detour), detour, 0);
 		return -ERANGE;
 	}
 	/* Written when the probe is optimized: most are never enabled. */
