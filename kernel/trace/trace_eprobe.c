@@ -284,8 +284,8 @@ static int eprobe_attach(struct trace_eprobe *ep, struct trace_event_file *file)
 	target = find_event_file(file->tr, ep->target_group, ep->target_name);
 	if (!target)
 		return -ENOENT;
-	edata = kzalloc(sizeof(*edata), GFP_KERNEL);
-	trigger = kzalloc(sizeof(*trigger), GFP_KERNEL);
+	edata = kzalloc_obj(*edata);
+	trigger = kzalloc_obj(*trigger);
 	if (!edata || !trigger)
 		goto fail;
 	if (ep->filter_text) {

@@ -3,13 +3,16 @@
  * Fprobe events: "f" and "t" definitions in dynamic_events.
  *
  * An "f" definition puts an fprobe (ftrace's hook at a function's entry,
- * and a rethook at its return for "%return") on the functions of a name.
+ * or for "%return" function graph's at its entry and return) on the
+ * functions of a name.
  * A "t" definition reads a tracepoint's raw arguments: it hangs the
  * tracepoint's own empty stub, __probestub_<name>(), on the tracepoint as
  * a probe, and puts an fprobe on the stub's entry; the tracepoint's
  * arguments are then the stub's, after its data pointer.  Either way a
  * hit is an fprobe handler, recorded the way trace_kprobe.c records a
- * kprobe's, by the same fetch engine (trace_probe_tmpl.h).
+ * kprobe's, by the same fetch engine (trace_probe_tmpl.h), which reads
+ * the registers ftrace saved (struct ftrace_regs) through ftrace's
+ * accessors: on arm64 they are no pt_regs.
  *
  * Locking: definitions are created and removed under dyn_event_ops_mutex
  * and event_mutex, and so are fprobes registered and unregistered (a
@@ -29,12 +32,13 @@
 #include "trace_dynevent.h"
 #include "trace_probe.h"
 #include "trace_probe_kernel.h"
+/* Our hits give ftrace_regs, not a pt_regs: see trace_probe_tmpl.h. */
+#define PROBE_FETCH_FTRACE_REGS
 #include "trace_probe_tmpl.h"
 
-/* The default groups, and how many returns an exit probe may wait for. */
+/* The default groups. */
 #define FPROBE_EVENT_SYSTEM	"fprobes"
 #define TPROBE_EVENT_SYSTEM	"tracepoints"
-#define FPROBE_MAXACTIVE_MAX	4096
 
 /**
  * struct trace_fprobe - an fprobe event definition
@@ -42,7 +46,6 @@
  * @symbol: the function or the tracepoint, as named
  * @is_return: a "%return" probe
  * @is_tpoint: a "t" (tracepoint) probe
- * @maxactive: the MAXACTIVE given, 0 for the fprobe's own default
  * @tpoint: "t" only: the tracepoint, NULL while its module is not loaded
  * @mod: "t" only: the module @tpoint is in, NULL for the kernel's
  * @fp: the fprobe; derived from the fields above, and rebuilt by
@@ -54,7 +57,6 @@ struct trace_fprobe {
 	const char		*symbol;
 	bool			is_return;
 	bool			is_tpoint;
-	int			maxactive;
 	struct tracepoint	*tpoint;
 	struct module		*mod;
 	struct fprobe		fp;
@@ -92,16 +94,6 @@ static bool tf_is_registered(struct trace_fprobe *tf)
 	return fprobe_is_registered(&tf->fp);
 }
 
-/*
- * fprobe_is_registered() reads the ftrace_ops' saved handler, which ftrace
- * leaves in place when the ops is unregistered, or fails to register: so
- * an fprobe that is not in the kernel is wiped, to say so.
- */
-static void tf_fprobe_clear(struct trace_fprobe *tf)
-{
-	memset(&tf->fp, 0, sizeof(tf->fp));
-}
-
 static bool tf_dyn_busy(struct dyn_event *ev)
 {
 	return trace_probe_is_enabled(&to_trace_fprobe(ev)->tp);
@@ -137,16 +129,16 @@ static bool tf_dyn_match(const char *system, const char *event,
 
 /**
  * struct tf_hit - what the fprobe handlers know of a hit
- * @regs: the registers at the function's entry or return
+ * @fregs: the registers ftrace saved at the function's entry or return
  * @edata: for an exit, the words its entry saved (entry arguments)
  * @func: the function's ftrace site (where the hit was, for an entry)
  * @ret_ip: for an exit, where the function returned to
  */
 struct tf_hit {
-	struct pt_regs	*regs;
-	void		*edata;
-	unsigned long	func;
-	unsigned long	ret_ip;
+	struct ftrace_regs	*fregs;
+	void			*edata;
+	unsigned long		func;
+	unsigned long		ret_ip;
 };
 
 /*
@@ -179,7 +171,7 @@ static nokprobe_inline void tf_record(struct trace_fprobe *tf,
 				      struct tf_hit *hit,
 				      struct trace_event_file *file)
 {
-	struct probe_fetch_env env = { .regs = hit->regs, .edata = hit->edata };
+	struct probe_fetch_env env = { .fregs = hit->fregs, .edata = hit->edata };
 	size_t head = tf_head_size(tf->is_return);
 	struct trace_event_buffer fbuffer;
 	void *rec;
@@ -191,7 +183,8 @@ static nokprobe_inline void tf_record(struct trace_fprobe *tf,
 	rec = probe_event_reserve(&fbuffer, file, head + tf->tp.size + dsize);
 	if (!rec)
 		return;
-	fbuffer.regs = hit->regs;
+	/* A stack trace trigger's regs: none unless ftrace saved them all. */
+	fbuffer.regs = ftrace_get_regs(hit->fregs);
 	tf_fill_head(tf, hit, rec);
 	probe_args_store(rec + head, &tf->tp, &env, head, dsize);
 	trace_event_buffer_commit(&fbuffer);
@@ -205,10 +198,11 @@ static nokprobe_inline void tf_record(struct trace_fprobe *tf,
 static void tf_perf(struct trace_fprobe *tf, struct tf_hit *hit)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tf->tp);
-	struct probe_fetch_env env = { .regs = hit->regs, .edata = hit->edata };
+	struct probe_fetch_env env = { .fregs = hit->fregs, .edata = hit->edata };
 	size_t head = tf_head_size(tf->is_return);
 	struct hlist_head *listeners = this_cpu_ptr(call->perf_events);
 	int rctx, dsize, size;
+	struct pt_regs *regs;
 	void *rec;
 
 	if (hlist_empty(listeners))
@@ -217,13 +211,18 @@ static void tf_perf(struct trace_fprobe *tf, struct tf_hit *hit)
 	/* perf wants the record with its u32 size header u64-aligned. */
 	size = ALIGN(head + tf->tp.size + dsize + sizeof(u32), sizeof(u64)) -
 	       sizeof(u32);
-	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	rec = perf_trace_buf_alloc(size, &regs, &rctx);
 	if (!rec)
 		return;
+	/*
+	 * perf samples a pt_regs: the per-context one perf lends, filled
+	 * with what a caller's regs would give it (ip, stack and frame).
+	 */
+	regs = ftrace_fill_perf_regs(hit->fregs, regs);
 	tf_fill_head(tf, hit, rec);
 	memset(rec + head, 0, size - head);
 	probe_args_store(rec + head, &tf->tp, &env, head, dsize);
-	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, hit->regs,
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      listeners, NULL);
 }
 
@@ -250,21 +249,21 @@ static nokprobe_inline void tf_dispatch(struct trace_fprobe *tf,
 }
 
 static int fentry_dispatcher(struct fprobe *fp, unsigned long entry_ip,
-			     unsigned long ret_ip, struct pt_regs *regs,
+			     unsigned long ret_ip, struct ftrace_regs *fregs,
 			     void *entry_data)
 {
-	struct tf_hit hit = { .regs = regs, .func = entry_ip };
+	struct tf_hit hit = { .fregs = fregs, .func = entry_ip };
 
 	tf_dispatch(container_of(fp, struct trace_fprobe, fp), &hit);
 	return 0;
 }
 
 static void fexit_dispatcher(struct fprobe *fp, unsigned long entry_ip,
-			     unsigned long ret_ip, struct pt_regs *regs,
+			     unsigned long ret_ip, struct ftrace_regs *fregs,
 			     void *entry_data)
 {
 	struct tf_hit hit = {
-		.regs = regs, .edata = entry_data,
+		.fregs = fregs, .edata = entry_data,
 		.func = entry_ip, .ret_ip = ret_ip,
 	};
 
@@ -274,26 +273,24 @@ static void fexit_dispatcher(struct fprobe *fp, unsigned long entry_ip,
 NOKPROBE_SYMBOL(fentry_dispatcher);
 NOKPROBE_SYMBOL(fexit_dispatcher);
 
-#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
 /*
  * An exit probe whose arguments read entry arguments saves them here, in
- * the rethook's per-call data; returning 0 keeps the exit armed.
+ * the per-call data function graph keeps on its shadow stack until the
+ * return (at most MAX_FPROBE_DATA_SIZE bytes); returning 0 keeps the exit
+ * armed.
  */
 static int fexit_save_args(struct fprobe *fp, unsigned long entry_ip,
-			   unsigned long ret_ip, struct pt_regs *regs,
+			   unsigned long ret_ip, struct ftrace_regs *fregs,
 			   void *entry_data)
 {
 	struct trace_fprobe *tf = container_of(fp, struct trace_fprobe, fp);
+	struct probe_fetch_env env = { .fregs = fregs };
 
-	store_trace_entry_data(entry_data, &tf->tp, regs);
+	probe_entry_data_store(entry_data, &tf->tp, &env);
 	return 0;
 }
 
 NOKPROBE_SYMBOL(fexit_save_args);
-#else
-/* Without the argument access API the parser saves no entry argument. */
-#define fexit_save_args	NULL
-#endif
 
 /* ---- The event --------------------------------------------------------- */
 
@@ -311,11 +308,11 @@ static enum print_line_t print_tf_event(struct trace_iterator *iter, int flags,
 		return trace_handle_return(s);
 	trace_seq_printf(s, "%s: (", trace_probe_name(&tf->tp));
 	if (tf->is_return) {
-		seq_print_ip_sym(s, exit->ret_ip, flags | TRACE_ITER_SYM_OFFSET);
+		seq_print_ip_sym_offset(s, exit->ret_ip, flags);
 		trace_seq_puts(s, " <- ");
-		seq_print_ip_sym(s, exit->func, flags & ~TRACE_ITER_SYM_OFFSET);
+		seq_print_ip_sym_no_offset(s, exit->func, flags);
 	} else {
-		seq_print_ip_sym(s, entry->ip, flags | TRACE_ITER_SYM_OFFSET);
+		seq_print_ip_sym_offset(s, entry->ip, flags);
 	}
 	trace_seq_putc(s, ')');
 	if (!trace_probe_print_args(s, tf->tp.args, tf->tp.nr_args,
@@ -482,9 +479,8 @@ static void free_trace_fprobe(struct trace_fprobe *tf)
 
 static struct trace_fprobe *alloc_trace_fprobe(const char *group,
 					       const char *event,
-					       const char *symbol, int maxactive,
-					       int nargs, bool is_return,
-					       bool is_tpoint)
+					       const char *symbol, int nargs,
+					       bool is_return, bool is_tpoint)
 {
 	struct trace_fprobe *tf;
 
@@ -492,7 +488,6 @@ static struct trace_fprobe *alloc_trace_fprobe(const char *group,
 	if (!tf)
 		return ERR_PTR(-ENOMEM);
 	tf->tp.nr_args = nargs;
-	tf->maxactive = maxactive;
 	tf->is_return = is_return;
 	tf->is_tpoint = is_tpoint;
 	tf->symbol = kstrdup(symbol, GFP_KERNEL);
@@ -516,16 +511,20 @@ static struct trace_fprobe *find_trace_fprobe(const char *event,
 }
 
 /*
- * The fprobe is state derived from the definition: after an unregister
- * its ftrace_ops holds freed filters, so it is built afresh each time, in
- * step with whether its event is enabled now.
+ * The fprobe is state derived from the definition, built afresh each time
+ * it is registered, in step with whether its event is enabled now.  Which
+ * handlers it has decides how fprobe hooks the functions (ftrace alone for
+ * an entry handler, function graph for an exit one), and how it unhooks
+ * them: they stay as they are until it is unregistered.
+ * fprobe_is_registered() says whether it is in by its hash list array,
+ * which registering sets, and unregistering or a failed registering
+ * clears.
  */
 static void tf_fprobe_prepare(struct trace_fprobe *tf)
 {
 	struct fprobe *fp = &tf->fp;
 
-	tf_fprobe_clear(tf);
-	fp->nr_maxactive = tf->maxactive;
+	memset(fp, 0, sizeof(*fp));
 	if (!tf->is_return) {
 		fp->entry_handler = fentry_dispatcher;
 	} else {
@@ -684,20 +683,18 @@ static int tf_register(struct trace_fprobe *tf)
 
 	tf_fprobe_prepare(tf);
 	if (!tf->is_tpoint)
-		ret = tf_register_func(tf);
-	else if (tf->tpoint)
-		ret = tf_register_tpoint(tf);
-	if (ret)
-		tf_fprobe_clear(tf);
-	return ret;
+		return tf_register_func(tf);
+	if (tf->tpoint)
+		return tf_register_tpoint(tf);
+	return 0;
 }
 
 static void tf_unregister(struct trace_fprobe *tf)
 {
 	if (!tf_is_registered(tf))
 		return;
+	/* Waits for the handlers: @tf may be freed next. */
 	unregister_fprobe(&tf->fp);
-	tf_fprobe_clear(tf);
 	/* Now not registered: the stub stays only for another probe. */
 	if (tf->is_tpoint)
 		tf_put_stub(tf);
@@ -871,30 +868,6 @@ static int tf_register_module_notifier(void)
 
 /* ---- Parsing a definition ----------------------------------------------- */
 
-/* "fN" or "tN": the MAXACTIVE N, which starts at offset 1 of word 0. */
-static int parse_maxactive(const char *w0, const char *event, int *maxactive)
-{
-	char num[MAX_EVENT_NAME_LEN];
-	const char *end = event ? event - 1 : w0 + strlen(w0);
-	unsigned int n;
-
-	if (end - (w0 + 1) >= (ptrdiff_t)sizeof(num))
-		goto bad;
-	strscpy(num, w0 + 1, end - w0);
-	if (kstrtouint(num, 0, &n) || !n)
-		goto bad;
-	/* The rethook's instances are walked as a list: keep it short. */
-	if (n > FPROBE_MAXACTIVE_MAX) {
-		trace_probe_log_err(1, MAXACT_TOO_BIG);
-		return -EINVAL;
-	}
-	*maxactive = n;
-	return 0;
-bad:
-	trace_probe_log_err(1, BAD_MAXACT);
-	return -EINVAL;
-}
-
 /*
  * Word 1, "SYM[%return]" or "TRACEPOINT": the name goes to @symbol.  A
  * "$retval" among the arguments makes an "f" probe an exit probe, and is
@@ -972,6 +945,15 @@ static int tf_parse_args(struct trace_fprobe *tf, struct probe_words *words,
 		if (err)
 			return err;
 	}
+	/*
+	 * Function graph keeps at most MAX_FPROBE_DATA_SIZE bytes of a call's
+	 * entry data: more entry arguments could never register.
+	 */
+	if (traceprobe_get_entry_data_size(&tf->tp) > MAX_FPROBE_DATA_SIZE) {
+		trace_probe_log_set_index(2);
+		trace_probe_log_err(0, TOO_MANY_EARGS);
+		return -E2BIG;
+	}
 	return traceprobe_set_print_fmt(&tf->tp, tf->is_return ?
 					PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL);
 }
@@ -992,8 +974,7 @@ static void tf_log_reg_error(int err)
 }
 
 /*
- * "f[:[GRP/][EVENT]] SYM [ARGS]"
- * "f[MAXACTIVE][:[GRP/][EVENT]] SYM%return [ARGS]"
+ * "f[:[GRP/][EVENT]] SYM[%return] [ARGS]"
  * "t[:[GRP/][EVENT]] TRACEPOINT [ARGS]"
  */
 static int __trace_fprobe_create(int argc, const char *argv[])
@@ -1009,7 +990,7 @@ static int __trace_fprobe_create(int argc, const char *argv[])
 	const char *event, *group;
 	bool is_tpoint, is_return = false;
 	char *symbol = NULL;
-	int maxactive = 0, ret;
+	int ret;
 
 	if ((argv[0][0] != 'f' && argv[0][0] != 't') || argc < 2)
 		return -ECANCELED;
@@ -1018,21 +999,21 @@ static int __trace_fprobe_create(int argc, const char *argv[])
 
 	trace_probe_log_init("trace_fprobe", argc, argv);
 
-	event = strchr(argv[0] + 1, ':');
-	if (event)
-		event++;
-	if (isdigit(argv[0][1]) && parse_maxactive(argv[0], event, &maxactive))
+	/*
+	 * No MAXACTIVE: function graph follows every call to its return,
+	 * with no per-probe pool of return instances to size.
+	 */
+	if (argv[0][1] && argv[0][1] != ':') {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(1, BAD_MAXACT);
 		goto parse_error;
+	}
+	event = argv[0][1] ? argv[0] + 2 : NULL;
 
 	trace_probe_log_set_index(1);
 	ret = tf_parse_place(argc, argv, is_tpoint, &symbol, &is_return);
 	if (ret)
 		goto out;
-	if (maxactive && !is_return) {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(1, BAD_MAXACT_TYPE);
-		goto parse_error;
-	}
 
 	trace_probe_log_set_index(0);
 	if (event && traceprobe_parse_event_name(&event, &group, gbuf,
@@ -1064,8 +1045,8 @@ static int __trace_fprobe_create(int argc, const char *argv[])
 	if (ret)
 		goto out;
 
-	tf = alloc_trace_fprobe(group, event, symbol, maxactive, words.argc,
-				is_return, is_tpoint);
+	tf = alloc_trace_fprobe(group, event, symbol, words.argc, is_return,
+				is_tpoint);
 	if (IS_ERR(tf)) {
 		ret = PTR_ERR(tf);
 		tf = NULL;
@@ -1101,14 +1082,12 @@ out:
 	return ret;
 }
 
-/* "f[MAXACTIVE]:GRP/EVENT SYM[%return] ARGS" or "t:GRP/EVENT TP ARGS". */
+/* "f:GRP/EVENT SYM[%return] ARGS" or "t:GRP/EVENT TP ARGS". */
 static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_fprobe *tf = to_trace_fprobe(ev);
 
 	seq_putc(m, tf->is_tpoint ? 't' : 'f');
-	if (tf->is_return && tf->maxactive)
-		seq_printf(m, "%d", tf->maxactive);
 	seq_printf(m, ":%s/%s %s%s", trace_probe_group_name(&tf->tp),
 		   trace_probe_name(&tf->tp), tf->symbol,
 		   tf->is_return ? "%return" : "");

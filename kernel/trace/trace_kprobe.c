@@ -478,11 +478,12 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct kretprobe *rp = get_kretprobe(ri);
+	struct probe_fetch_env env = { .regs = regs };
 
 	if (rp)
-		store_trace_entry_data(ri->data,
+		probe_entry_data_store(ri->data,
 				       &container_of(rp, struct tk_on_return, rp)->tk.tp,
-				       regs);
+				       &env);
 	return 0;
 }
 
@@ -507,10 +508,10 @@ static enum print_line_t print_tk_event(struct trace_iterator *iter, int flags,
 		return trace_handle_return(s);
 	ret = tk_is_return(tk);
 	trace_seq_printf(s, "%s: (", trace_probe_name(&tk->tp));
-	seq_print_ip_sym(s, word[ret], flags | TRACE_ITER_SYM_OFFSET);
+	seq_print_ip_sym_offset(s, word[ret], flags);
 	if (ret) {
 		trace_seq_puts(s, " <- ");
-		seq_print_ip_sym(s, word[0], flags & ~TRACE_ITER_SYM_OFFSET);
+		seq_print_ip_sym_no_offset(s, word[0], flags);
 	}
 	trace_seq_putc(s, ')');
 	if (!trace_probe_print_args(s, tk->tp.args, tk->tp.nr_args,
@@ -1748,7 +1749,7 @@ static __init int kprobe_trace_self_tests_init(void)
 	struct trace_event_file *file;
 	int i, warn = 0;
 
-	if (tracing_is_disabled() || tracing_selftest_disabled)
+	if (tracing_disabled || tracing_selftest_disabled)
 		return -ENODEV;
 
 	for (i = 0; i < 2; i++) {

@@ -58,7 +58,7 @@ static const char *const probe_error_text[TP_ERR_NR] = {
 	[TP_ERR_BAD_MEM_ADDR]	= "Invalid memory address",
 	[TP_ERR_BAD_IMM]	= "Invalid immediate value",
 	[TP_ERR_IMMSTR_NO_CLOSE] = "String is not closed with '\"'",
-	[TP_ERR_FILE_ON_KPROBE]	= "File offset is not available with kprobe",
+	[TP_ERR_FILE_ON_KPROBE]	= "File offset is not available for kernel probes",
 	[TP_ERR_BAD_FILE_OFFS]	= "Invalid file offset value",
 	[TP_ERR_SYM_ON_UPROBE]	= "Symbol is not available with uprobe",
 	[TP_ERR_TOO_MANY_OPS]	= "Dereference is too much nested",
@@ -106,6 +106,7 @@ static const char *const probe_error_text[TP_ERR_NR] = {
 	[TP_ERR_BAD_TYPE4STR]	= "This type does not fit for string.",
 	[TP_ERR_NEED_STRING_TYPE] = "$comm and immediate-string only accepts string type",
 	[TP_ERR_EVENT_TOO_BIG]	= "Event too big (too many fields?)",
+	[TP_ERR_TOO_MANY_EARGS]	= "Too many entry arguments specified",
 };
 
 /* ---- The error log ---------------------------------------------------- */
@@ -382,29 +383,6 @@ int traceprobe_parse_event_name(const char **pevent, const char **pgroup,
 	}
 	return 0;
 }
-
-#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
-/**
- * store_trace_entry_data - save the entry arguments a return probe reads
- * @edata: the entry data, traceprobe_get_entry_data_size() bytes
- * @tp: the probe
- * @regs: the registers at function entry
- */
-void store_trace_entry_data(void *edata, struct trace_probe *tp,
-			    struct pt_regs *regs)
-{
-	struct probe_entry_arg *earg = tp->entry_arg;
-	unsigned long *word = edata;
-	unsigned int i;
-
-	if (!earg)
-		return;
-	for (i = 0; i < earg->nr; i++)
-		word[i] = regs_get_kernel_argument(regs, earg->argnum[i]);
-}
-
-NOKPROBE_SYMBOL(store_trace_entry_data);
-#endif
 
 /**
  * traceprobe_update_arg - resolve an argument's symbol to its address
@@ -883,7 +861,7 @@ struct trace_probe *trace_probe_alloc(size_t size, int nargs)
  * The event class of a front end's events in one group.  The event core
  * keeps an event's fields in its class unless the class says where else
  * they are (&trace_event_class.get_fields); these classes send each event
- * to its own list, and so can be shared: 72 bytes and the group's name
+ * to its own list, and so can be shared: a class and the group's name
  * once per group rather than once per probe.
  */
 struct probe_class {

@@ -226,8 +226,6 @@ int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops,
 int trace_probe_profile_open(struct file *file,
 			     int (*show)(struct seq_file *m, struct dyn_event *ev));
 void trace_probe_show_args(struct seq_file *m, struct trace_probe *tp);
-void store_trace_entry_data(void *edata, struct trace_probe *tp,
-			    struct pt_regs *regs);
 struct trace_probe *trace_probe_find_event(const char *group,
 					   const char *event);
 int trace_probe_unregister_event_call(struct trace_probe *tp);

@@ -434,6 +434,18 @@ static int btf_string_fixup(struct arg_parse *ap, const char *type)
 
 #endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */
 
+/**
+ * traceprobe_get_entry_data_size - bytes a return probe saves at entry
+ * @tp: the probe
+ *
+ * Return: the size of the entry data its entry handler fills (none
+ * without the function argument API, whose parser saves nothing).
+ */
+int traceprobe_get_entry_data_size(struct trace_probe *tp)
+{
+	return tp->entry_arg ? tp->entry_arg->nr * sizeof(unsigned long) : 0;
+}
+
 #ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
 /*
  * A return probe reads an entry argument from a word its entry handler
@@ -455,17 +467,6 @@ static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum)
 	grown->nr = nr + 1;
 	tp->entry_arg = grown;
 	return nr * sizeof(unsigned long);
-}
-
-/**
- * traceprobe_get_entry_data_size - bytes a return probe saves at entry
- * @tp: the probe
- *
- * Return: the size of the entry data its entry handler fills.
- */
-int traceprobe_get_entry_data_size(struct trace_probe *tp)
-{
-	return tp->entry_arg ? tp->entry_arg->nr * sizeof(unsigned long) : 0;
 }
 
 #else

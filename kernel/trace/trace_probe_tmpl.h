@@ -19,7 +19,8 @@
 
 /**
  * struct probe_fetch_env - what a hit gives the programs to read
- * @regs: the registers at the probe
+ * @regs: the registers at the probe (kprobes, uprobes)
+ * @fregs: ftrace's registers at a function's entry or return (fprobes)
  * @edata: the words a return probe saved at entry
  * @rec: the record an event probe's event just wrote
  * @foffs_base: what a file offset is added to, to make a user address
@@ -27,13 +28,93 @@
  * @may_fault: the probed task's own context: user pages may be faulted in
  */
 struct probe_fetch_env {
-	struct pt_regs	*regs;
-	void		*edata;
-	void		*rec;
-	unsigned long	foffs_base;
-	bool		user;
-	bool		may_fault;
+	struct pt_regs		*regs;
+	struct ftrace_regs	*fregs;
+	void			*edata;
+	void			*rec;
+	unsigned long		foffs_base;
+	bool			user;
+	bool			may_fault;
 };
+
+/*
+ * The registers the programs read.  A kprobe or a uprobe stops the CPU
+ * with a pt_regs; an fprobe gets ftrace's ftrace_regs, which on arm64 and
+ * other DYNAMIC_FTRACE_WITH_ARGS architectures is no pt_regs but the
+ * argument registers and the stack, frame and return pointers only.  A
+ * front end whose hits give ftrace_regs (trace_fprobe.c) defines
+ * PROBE_FETCH_FTRACE_REGS before it includes this file: its programs then
+ * read through ftrace's accessors, with no pt_regs made up on each hit.
+ * None of its programs reads a named register, which only a pt_regs holds:
+ * the parser refuses %REG on an fprobe (TPARG_FL_FPROBE).
+ */
+#ifdef PROBE_FETCH_FTRACE_REGS
+static nokprobe_inline unsigned long fetch_reg(struct probe_fetch_env *env,
+					       unsigned int offs)
+{
+	return 0;
+}
+
+static nokprobe_inline unsigned long
+fetch_kernel_stack_nth(struct probe_fetch_env *env, unsigned int n)
+{
+	return ftrace_regs_get_kernel_stack_nth(env->fregs, n);
+}
+
+static nokprobe_inline unsigned long
+fetch_stack_pointer(struct probe_fetch_env *env)
+{
+	return ftrace_regs_get_stack_pointer(env->fregs);
+}
+
+static nokprobe_inline unsigned long
+fetch_return_value(struct probe_fetch_env *env)
+{
+	return ftrace_regs_get_return_value(env->fregs);
+}
+
+static nokprobe_inline unsigned long
+fetch_argument(struct probe_fetch_env *env, unsigned int n)
+{
+	return ftrace_regs_get_argument(env->fregs, n);
+}
+#else
+static nokprobe_inline unsigned long fetch_reg(struct probe_fetch_env *env,
+					       unsigned int offs)
+{
+	return regs_get_register(env->regs, offs);
+}
+
+static nokprobe_inline unsigned long
+fetch_kernel_stack_nth(struct probe_fetch_env *env, unsigned int n)
+{
+	return regs_get_kernel_stack_nth(env->regs, n);
+}
+
+/* A uprobe's user stack, and a kprobe's kernel one: the regs' own. */
+static nokprobe_inline unsigned long
+fetch_stack_pointer(struct probe_fetch_env *env)
+{
+	return user_stack_pointer(env->regs);
+}
+
+static nokprobe_inline unsigned long
+fetch_return_value(struct probe_fetch_env *env)
+{
+	return regs_return_value(env->regs);
+}
+
+static nokprobe_inline unsigned long
+fetch_argument(struct probe_fetch_env *env, unsigned int n)
+{
+#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
+	return regs_get_kernel_argument(env->regs, n);
+#else
+	/* Without the API the parser refuses $argN: nothing asks. */
+	return 0;
+#endif
+}
+#endif /* PROBE_FETCH_FTRACE_REGS */
 
 static nokprobe_inline int probe_read(struct probe_fetch_env *env, void *dst,
 				      unsigned long addr, size_t size, bool user)
@@ -81,22 +162,19 @@ fetch_base_value(const struct fetch_prog *p, struct probe_fetch_env *env)
 
 	switch (p->base) {
 	case FETCH_BASE_REG:
-		return regs_get_register(env->regs, p->param);
+		return fetch_reg(env, p->param);
 	case FETCH_BASE_STACK:
 		if (!env->user)
-			return regs_get_kernel_stack_nth(env->regs, p->param);
-		probe_read(env, &val, user_stack_pointer(env->regs) +
+			return fetch_kernel_stack_nth(env, p->param);
+		probe_read(env, &val, fetch_stack_pointer(env) +
 			   p->param * sizeof(long), sizeof(long), true);
 		return val;
 	case FETCH_BASE_STACKP:
-		return user_stack_pointer(env->regs);
+		return fetch_stack_pointer(env);
 	case FETCH_BASE_RETVAL:
-		return regs_return_value(env->regs);
-#ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
-	/* Elsewhere the parser refuses $argN: no prog has this base. */
+		return fetch_return_value(env);
 	case FETCH_BASE_ARG:
-		return regs_get_kernel_argument(env->regs, p->param);
-#endif
+		return fetch_argument(env, p->param);
 	case FETCH_BASE_EDATA:
 		return *(unsigned long *)(env->edata + p->param);
 	case FETCH_BASE_COMM:
@@ -317,8 +395,7 @@ static nokprobe_inline void fetch_arg_store_fixed(const struct probe_arg *a,
 	unsigned long target;
 
 	if (fetch_prog_is_whole_reg(p)) {
-		fetch_put_sized(dest, regs_get_register(env->regs, p->param),
-				p->size);
+		fetch_put_sized(dest, fetch_reg(env, p->param), p->size);
 		return;
 	}
 
@@ -458,12 +535,34 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
 					     struct probe_fetch_env *env,
 					     int header_size, int dynsize)
 {
+	/* An fprobe has no whole register: here only with no argument. */
 	if (likely(!(tp->arg_kinds & PROBE_ARGS_GENERAL)))
 		probe_args_store_regs(data, tp, env->regs);
 	else if (!(tp->arg_kinds & PROBE_ARGS_DYNAMIC))
 		probe_args_store_fixed(data, tp, env);
 	else
 		probe_args_store_general(data, tp, env, header_size, dynsize);
+}
+
+/**
+ * probe_entry_data_store - save at a function's entry the arguments its
+ *	return probe reads
+ * @edata: the entry data, traceprobe_get_entry_data_size() bytes
+ * @tp: the return probe
+ * @env: the entry hit
+ */
+static nokprobe_inline void probe_entry_data_store(void *edata,
+						   struct trace_probe *tp,
+						   struct probe_fetch_env *env)
+{
+	struct probe_entry_arg *earg = tp->entry_arg;
+	unsigned long *word = edata;
+	unsigned int i;
+
+	if (!earg)
+		return;
+	for (i = 0; i < earg->nr; i++)
+		word[i] = fetch_argument(env, earg->argnum[i]);
 }
 
 /*

@@ -294,13 +294,14 @@ static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
 
 		/*
 		 * Uprobe programs may sleep: bpf_prog_run_array_uprobe() wants
-		 * the tasks-trace RCU read lock, as upstream's front end takes it.
+		 * the array read under tasks-trace RCU, which BPF frees it by.
 		 */
-		rcu_read_lock_trace();
-		array = rcu_dereference_check(call->prog_array,
-					      rcu_read_lock_trace_held());
-		run = bpf_prog_run_array_uprobe(array, regs, bpf_prog_run);
-		rcu_read_unlock_trace();
+		scoped_guard(rcu_tasks_trace) {
+			array = rcu_dereference_check(call->prog_array,
+						      bpf_rcu_lock_held());
+			run = bpf_prog_run_array_uprobe(array, regs,
+							bpf_prog_run);
+		}
 		if (!run)
 			return;
 	}
@@ -384,7 +385,12 @@ static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
 	return 0;
 }
 
-static int uprobe_dispatcher(struct uprobe_consumer *con, struct pt_regs *regs)
+/*
+ * @data is the cookie a session consumer (a handler and a ret_handler both)
+ * carries from entry to return: none of ours needs one.
+ */
+static int uprobe_dispatcher(struct uprobe_consumer *con, struct pt_regs *regs,
+			     __u64 *data)
 {
 	struct trace_uprobe *tu = container_of(con, struct trace_uprobe, consumer);
 
@@ -401,7 +407,8 @@ static int uprobe_dispatcher(struct uprobe_consumer *con, struct pt_regs *regs)
 }
 
 static int uretprobe_dispatcher(struct uprobe_consumer *con,
-				unsigned long func, struct pt_regs *regs)
+				unsigned long func, struct pt_regs *regs,
+				__u64 *data)
 {
 	uprobe_hit(container_of(con, struct trace_uprobe, consumer), func, regs);
 	return 0;
@@ -1119,7 +1126,7 @@ void destroy_local_trace_uprobe(struct trace_event_call *event_call)
  * @fd_type: out: BPF_FD_TYPE_URETPROBE or BPF_FD_TYPE_UPROBE
  * @filename: out: the file
  * @probe_offset: out: the offset in it
- * @probe_addr: out: 0
+ * @probe_addr: out: the offset of its SDT semaphore, 0 if none
  * @perf_type_tracepoint: the event is a tracefs event
  *
  * Return: 0 or -EINVAL.
@@ -1139,7 +1146,7 @@ int bpf_get_uprobe_info(const struct perf_event *event, u32 *fd_type,
 	*fd_type = tu_is_return(tu) ? BPF_FD_TYPE_URETPROBE : BPF_FD_TYPE_UPROBE;
 	*filename = tu->filename;
 	*probe_offset = tu->offset;
-	*probe_addr = 0;
+	*probe_addr = tu->ref_ctr_offset;
 	return 0;
 }
 #endif
