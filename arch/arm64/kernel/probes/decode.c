@@ -164,7 +164,14 @@ static const struct probe_insn_class probe_insn_classes[] = {
 	 */
 	ROW(0xff000000, 0xdc000000, NO,   NO,   NULL, "unallocated"),
 	ROW(0x3f000000, 0x1c000000, SIM,  NO,   sim_ldr_fp_literal, "ldr-fp-literal"),
-	/* CPY*, SET*: the three instructions must run back to back. */
+	/*
+	 * CPY*, SET* (FEAT_MOPS): a prologue, main and epilogue that must run
+	 * back to back from consecutive addresses, passing their progress in
+	 * registers and PSTATE.NZCV. One run alone from a slot breaks the
+	 * sequence, and the next takes a MOPS exception. The kernel's own
+	 * memcpy(), memmove() and memset() hold such sequences, run where the
+	 * CPU has MOPS: probes on their instructions are refused.
+	 */
 	ROW(0x3b200c00, 0x19000400, NO,   NO,   NULL, "mops"),
 	/*
 	 * Load/store exclusive (register and pair): the exception taken on

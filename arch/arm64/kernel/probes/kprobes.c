@@ -28,12 +28,12 @@
 #include <asm/daifflags.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
-#include <asm/patching.h>
+#include <asm/text-patching.h>
 #include <asm/ptrace.h>
 #include <asm/sections.h>
 
 #include "decode.h"
-#include "opt.h"
+#include "patch.h"
 
 DEFINE_PER_CPU(struct kprobe *, current_kprobe);
 DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
@@ -49,6 +49,12 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
  * probe there would clear the exclusive monitor on every pass, and the
  * sequence would never complete. The search stops at the start of the
  * function, as far as kallsyms knows it.
+ *
+ * Only the exclusives open and close a sequence: LDXR, LDAXR, LDXP and
+ * LDAXP, STXR, STLXR, STXP and STLXP (o2 = 0), which is what
+ * aarch64_insn_is_load_ex() and aarch64_insn_is_store_ex() match. LDAR,
+ * STLR and their kin (o2 = 1) leave the monitor alone: neither opens a
+ * sequence after which probes are refused, nor closes one.
  */
 static bool in_exclusive_sequence(kprobe_opcode_t *addr)
 {
@@ -86,33 +92,6 @@ static bool is_cfi_type_hash(kprobe_opcode_t *addr)
 	       kallsyms_lookup_size_offset((unsigned long)(addr + 1), &size,
 					   &offset) &&
 	       !offset;
-}
-
-/**
- * probe_write_code() - write code no CPU can be running yet
- * @dst: an out-of-line slot or a detour, 8-byte aligned
- * @src: the words, as they go to memory
- * @len: bytes, a multiple of 8
- *
- * With the cache maintenance that makes the code visible to instruction
- * fetch, but unlike aarch64_insn_copy() without an IPI to every CPU: the
- * caller makes the code reachable only through a context synchronisation
- * event on each CPU.
- *
- * Return: 0, or -EFAULT if a word could not be written.
- */
-int probe_write_code(kprobe_opcode_t *dst, const void *src, size_t len)
-{
-	size_t i;
-	u64 word;
-
-	for (i = 0; i < len; i += sizeof(word)) {
-		memcpy(&word, src + i, sizeof(word));
-		if (aarch64_insn_write_literal_u64((void *)dst + i, word))
-			return -EFAULT;
-	}
-	caches_clean_inval_pou((unsigned long)dst, (unsigned long)dst + len);
-	return 0;
 }
 
 /*
@@ -171,22 +150,20 @@ int __kprobes arch_prepare_kprobe(struct kprobe *p)
 	return 0;
 }
 
-static void __kprobes patch_probe(struct kprobe *p, u32 insn)
-{
-	void *addr = p->addr;
-
-	aarch64_insn_patch_text(&addr, &insn, 1);
-}
-
+/*
+ * A probe disabled and enabled again before the optimizer has taken its
+ * branch out is armed while the core still counts it as optimized, and the
+ * core then only takes it off the unoptimizing list: it gets its branch
+ * back, where a BRK would leave it on the breakpoint path for good.
+ */
 void __kprobes arch_arm_kprobe(struct kprobe *p)
 {
-	if (!optprobe_rearm(p))
-		patch_probe(p, BRK64_OPCODE_KPROBES);
+	probe_patch_site(p, probe_armed_insn(p));
 }
 
 void __kprobes arch_disarm_kprobe(struct kprobe *p)
 {
-	patch_probe(p, p->opcode);
+	probe_patch_site(p, p->opcode);
 }
 
 void __kprobes arch_remove_kprobe(struct kprobe *p)

@@ -14,7 +14,7 @@
 #include <linux/module.h>
 
 #include <asm/insn.h>
-#include <asm/neon.h>
+#include <asm/simd.h>
 
 #include "kprobes_insn_test.h"
 
@@ -85,7 +85,8 @@ static const struct {
 };
 
 /* The cases are those the assembly lays out, in its order. */
-static const void *insn_case_gen_params(const void *prev, char *desc)
+static const void *insn_case_gen_params(struct kunit *test, const void *prev,
+					char *desc)
 {
 	const struct insn_case *c = prev ? (const struct insn_case *)prev + 1 :
 					   insn_cases;
@@ -137,9 +138,8 @@ static void run_case(const struct insn_case *c, unsigned int variant,
 {
 	inputs[c->inputs].setup(&insn_state, variant);
 	/* Every case writes v0, and some read literals into it. */
-	kernel_neon_begin();
-	insn_case_call(&insn_state, c->run);
-	kernel_neon_end();
+	scoped_ksimd()
+		insn_case_call(&insn_state, c->run);
 	*out = insn_state;
 }
 

@@ -31,6 +31,7 @@ SYM_CODE_START(__kretprobe_trampoline)
 	mrs	x0, daif
 	add	x0, x0, #PSR_MODE_EL1h
 	str	x0, [sp, #S_PSTATE]
+	save_pmr x0, w0
 	/*
 	 * An unwinder from a handler sees this trampoline, and recovers.
 	 * The PC is left to the core, which sets it to the real return

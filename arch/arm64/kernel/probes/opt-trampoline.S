@@ -43,6 +43,7 @@ SYM_CODE_START(optprobe_common)
 	ldr	x3, [x0, #KP_ADDR]
 	stp	x2, x3, [sp, #S_SP]		// SP, then the PC
 	save_pstate x2, x4
+	save_pmr x2, w2
 
 	/*
 	 * A frame record returning to the probed instruction: an unwinder

@@ -47,12 +47,13 @@
 #include <asm/cpufeature.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
-#include <asm/patching.h>
+#include <asm/text-patching.h>
 #include <asm/ptrace.h>
 #include <asm/sections.h>
 
 #include "decode.h"
 #include "opt.h"
+#include "patch.h"
 
 /*
  * The detour's layout, in instructions (MAX_OPTINSN_SIZE in all). Then
@@ -457,7 +458,7 @@ static kprobe_opcode_t *get_window_slot(unsigned long addr)
 	mutex_lock(&detour_windows_lock);
 	w = find_window(base);
 	if (!w) {
-		w = kzalloc(sizeof(*w), GFP_KERNEL);
+		w = kzalloc_obj(*w);
 		if (!w)
 			goto out;
 		w->base = base;
@@ -615,11 +616,7 @@ void arch_remove_optimized_kprobe(struct optimized_kprobe *op)
 
 static void write_branch_to_detour(struct optimized_kprobe *op)
 {
-	u32 b = aarch64_insn_gen_branch_imm((unsigned long)op->kp.addr,
-					    (unsigned long)op->optinsn.detour,
-					    AARCH64_INSN_BRANCH_NOLINK);
-
-	WARN_ON(aarch64_insn_patch_text_nosync(op->kp.addr, b));
+	probe_patch_site_nosync(&op->kp, probe_armed_insn(&op->kp));
 }
 
 /*
@@ -652,30 +649,9 @@ void arch_optimize_kprobes(struct list_head *oplist)
 	}
 }
 
-/**
- * optprobe_rearm() - arm a probe the core still counts as optimized
- * @p: the probe being armed
- *
- * A probe disabled and enabled again before the optimizer has taken its
- * branch out is armed while still marked optimized, and the core then
- * only takes it off the unoptimizing list: its branch must stay, where a
- * BRK would leave it on the breakpoint path for good while marked
- * optimized.
- *
- * Return: true if @p was such a probe and its branch is in place.
- */
-bool optprobe_rearm(struct kprobe *p)
-{
-	if (!kprobe_optimized(p))
-		return false;
-	write_branch_to_detour(container_of(p, struct optimized_kprobe, kp));
-	return true;
-}
-
 void arch_unoptimize_kprobe(struct optimized_kprobe *op)
 {
-	WARN_ON(aarch64_insn_patch_text_nosync(op->kp.addr,
-					       BRK64_OPCODE_KPROBES));
+	probe_patch_site_nosync(&op->kp, BRK64_OPCODE_KPROBES);
 }
 
 /* What comes back on @done_list, the core disarms or frees. */

@@ -17,6 +17,7 @@
 
 #include <asm/cpufeature.h>
 #include <asm/daifflags.h>
+#include <asm/gcs.h>
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 
@@ -57,11 +58,69 @@ bool __kprobes sim_nop(u32 insn, struct pt_regs *regs)
 	return true;
 }
 
+/*
+ * A user task with its guarded control stack (GCS) enabled has BL and BLR
+ * push the return address there, and RET pop it and compare it with its
+ * target. Simulated for a uprobe, they must do the same, or the task's
+ * next real RET finds the stack one entry off and takes a control
+ * protection fault far from the probe. Kernel code has no GCS.
+ *
+ * What the hardware would fault on gets the signal its fault would give,
+ * with nothing changed and the PC left at the instruction: an access to the
+ * GCS that fails, SIGSEGV for the GCS address; a RET whose target is not
+ * the address on the GCS, SIGSEGV with SEGV_CPERR, as traps.c gives for a
+ * GCS exception. Either way the simulation has handled the instruction:
+ * stepping a PC-relative branch out of line is not an option.
+ */
+static bool __kprobes user_gcs(struct pt_regs *regs)
+{
+	return user_mode(regs) && task_gcs_el0_enabled(current);
+}
+
+static bool __kprobes gcs_push(struct pt_regs *regs, u64 lr)
+{
+	u64 gcspr = read_sysreg_s(SYS_GCSPR_EL0) - sizeof(u64);
+	int err = 0;
+
+	put_user_gcs(lr, (unsigned long __user *)gcspr, &err);
+	if (err) {
+		force_sig_fault(SIGSEGV, SEGV_ACCERR, (void __user *)gcspr);
+		return false;
+	}
+	write_sysreg_s(gcspr, SYS_GCSPR_EL0);
+	return true;
+}
+
+static bool __kprobes gcs_pop(struct pt_regs *regs, u64 target)
+{
+	u64 gcspr = read_sysreg_s(SYS_GCSPR_EL0);
+	int err = 0;
+	u64 lr;
+
+	lr = get_user_gcs((unsigned long __user *)gcspr, &err);
+	if (err) {
+		force_sig_fault(SIGSEGV, SEGV_ACCERR, (void __user *)gcspr);
+		return false;
+	}
+	if (lr != target) {
+		force_sig_fault(SIGSEGV, SEGV_CPERR,
+				(void __user *)instruction_pointer(regs));
+		return false;
+	}
+	write_sysreg_s(gcspr + sizeof(u64), SYS_GCSPR_EL0);
+	return true;
+}
+
 /* B, BL */
 bool __kprobes sim_b(u32 insn, struct pt_regs *regs)
 {
-	if (insn & BIT(31))
-		regs->regs[30] = regs->pc + AARCH64_INSN_SIZE;
+	u64 lr = regs->pc + AARCH64_INSN_SIZE;
+
+	if (insn & BIT(31)) {
+		if (user_gcs(regs) && !gcs_push(regs, lr))
+			return true;
+		regs->regs[30] = lr;
+	}
 	regs->pc += imm26_offset(insn);
 	return true;
 }
@@ -128,13 +187,26 @@ static void __kprobes sim_branch_btype(u32 insn, struct pt_regs *regs)
 	regs->pstate = (regs->pstate & ~PSR_BTYPE_MASK) | btype;
 }
 
-/* BR, BLR, RET: the target is read before BLR x30 overwrites it. */
+/*
+ * BR, BLR, RET: the target is read before BLR x30 overwrites it. Bits 22:21
+ * are 0 for BR, 1 for BLR and 2 for RET.
+ */
 bool __kprobes sim_br(u32 insn, struct pt_regs *regs)
 {
 	u64 target = pt_regs_read_reg(regs, RN(insn));
+	u64 lr = regs->pc + AARCH64_INSN_SIZE;
 
-	if (FIELD_GET(GENMASK(22, 21), insn) == 1)
-		regs->regs[30] = regs->pc + AARCH64_INSN_SIZE;
+	switch (FIELD_GET(GENMASK(22, 21), insn)) {
+	case 1:
+		if (user_gcs(regs) && !gcs_push(regs, lr))
+			return true;
+		regs->regs[30] = lr;
+		break;
+	case 2:
+		if (user_gcs(regs) && !gcs_pop(regs, target))
+			return true;
+		break;
+	}
 	regs->pc = target;
 	sim_branch_btype(insn, regs);
 	return true;

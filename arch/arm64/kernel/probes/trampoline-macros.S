@@ -58,6 +58,18 @@
 	.endm
 
 	/*
+	 * With pseudo-NMIs, interrupts are masked through the GIC's priority
+	 * mask rather than PSTATE.I, and regs_irqs_disabled() reads the
+	 * saved mask as an exception entry leaves it: save it too.
+	 */
+	.macro	save_pmr, xtmp, wtmp
+alternative_if ARM64_HAS_GIC_PRIO_MASKING
+	mrs_s	\xtmp, SYS_ICC_PMR_EL1
+	str	\wtmp, [sp, #S_PMR]
+alternative_else_nop_endif
+	.endm
+
+	/*
 	 * preempt_disable_notrace() in task @tsk, current, through @wtmp.
 	 */
 	.macro	probe_preempt_disable, tsk, wtmp

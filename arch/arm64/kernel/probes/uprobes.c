@@ -15,6 +15,7 @@
 #include <linux/uprobes.h>
 
 #include <asm/cacheflush.h>
+#include <asm/gcs.h>
 
 #include "decode.h"
 
@@ -122,11 +123,34 @@ bool arch_uretprobe_is_alive(struct return_instance *ret, enum rp_check ctx,
 	return regs->sp < ret->stack;
 }
 
+/*
+ * At a function's entry, x30 holds the return address; the trampoline
+ * takes its place. With the task's GCS enabled, the BL that called the
+ * function pushed the same address there, and the function's RET will
+ * compare the two: the GCS entry is replaced too, or the return to the
+ * trampoline faults. Where the two differ, the probe is not at an entry
+ * (or x30 has been signed since), and the core is told to skip the return
+ * probe (-1) rather than leave a return the GCS would refuse.
+ */
 unsigned long arch_uretprobe_hijack_return_addr(unsigned long trampoline_vaddr,
 						struct pt_regs *regs)
 {
 	unsigned long ret = procedure_link_pointer(regs);
 
+	if (task_gcs_el0_enabled(current)) {
+		unsigned long __user *gcspr;
+		int err = 0;
+
+		gcspr = (unsigned long __user *)read_sysreg_s(SYS_GCSPR_EL0);
+		if (get_user_gcs(gcspr, &err) != ret && !err)
+			return -1;
+		if (!err)
+			put_user_gcs(trampoline_vaddr, gcspr, &err);
+		if (err) {
+			force_sig_fault(SIGSEGV, SEGV_ACCERR, gcspr);
+			return -1;
+		}
+	}
 	procedure_link_pointer_set(regs, trampoline_vaddr);
 	return ret;
 }
