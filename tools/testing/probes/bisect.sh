@@ -39,7 +39,7 @@ if [ "$(cat "$top/base.version" 2>/dev/null)" != "$version" ]; then
 	cp -al "$BASE" "$top/base.tree"
 	g -C "$top/base.tree" init -q
 	g -C "$top/base.tree" add -A -f
-	g -C "$top/base.tree" commit -q -m "Linux $version (Debian linux-source-6.12)"
+	g -C "$top/base.tree" commit -q -m "Linux $version (Debian linux-source-$BASE_SERIES)"
 	g -C "$top/base.tree" tag base
 	g clone -q --bare "$top/base.tree" "$repo"
 	rm -rf "$top/base.tree"

@@ -9,7 +9,13 @@ BUILD=${BUILD:-$TOP/build}
 KERNEL=${KERNEL:-series}
 # The guest's architecture: arm64 (the default) or x86_64.
 GUEST=${GUEST:-arm64}
-BASE_TARBALL=${BASE_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+# The base: Debian's linux-source of BASE_SERIES, the newest mainline-
+# derived source Debian ships, from BASE_SUITE (setup.sh fetches it with
+# apt's own tools and the harness's own sources list, debian_apt below).
+BASE_SERIES=${BASE_SERIES:-7.3}
+BASE_SUITE=${BASE_SUITE:-trixie-backports}
+BASE_DEBS=$BUILD/debs/linux-source-$BASE_SERIES
+BASE_TARBALL=${BASE_TARBALL:-$BASE_DEBS/linux-source-$BASE_SERIES.tar.xz}
 BASE=$BUILD/base/linux
 # The compiler: gcc (Debian's GCC 12), or clang (Debian's clang-16 and
 # lld-16, LLVM=-16, with config/clang.config: BTI, kCFI and the shadow
@@ -55,7 +61,9 @@ arm64)
 	DEFCONFIG=arch/arm64/configs/defconfig
 	DEB_ARCH=arm64
 	MULTIARCH=aarch64-linux-gnu
-	QEMU=(qemu-system-aarch64 -M virt -cpu max,pauth-impdef=on
+	# QEMU_AARCH64: another qemu-system-aarch64 (the newer one of
+	# newqemu.sh, which emulates GCS and MOPS), else the host's.
+	QEMU=("${QEMU_AARCH64:-qemu-system-aarch64}" -M virt -cpu max,pauth-impdef=on
 	      -device virtio-serial-device)
 	BLK_DEVICE=virtio-blk-device
 	CONSOLE=ttyAMA0
@@ -93,6 +101,28 @@ case $KERNEL in
 series | upstream) ;;
 *) echo "KERNEL must be series or upstream, not '$KERNEL'" >&2; exit 2 ;;
 esac
+
+# debian_apt APT-GET-ARGS...: apt-get with the harness's own sources list
+# and state under $BUILD/apt: Debian's newer suites (trixie, trixie-
+# backports, sid), for what bookworm does not ship, leaving the machine's
+# own apt configuration as it is. Only for downloads: nothing fetched this
+# way is installed over the host.
+debian_apt() {
+	local root=$BUILD/apt
+	if [ ! -f "$root/sources.list" ]; then
+		mkdir -p "$root/lists/partial" "$root/cache/archives/partial"
+		local s
+		for s in trixie trixie-backports sid; do
+			echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+				"http://deb.debian.org/debian $s main"
+		done >"$root/sources.list"
+	fi
+	apt-get -q -o Dir::Etc::SourceList="$root/sources.list" \
+		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$root/lists" \
+		-o Dir::Cache="$root/cache" -o Dir::State::status=/dev/null \
+		-o APT::Architectures::=amd64 -o APT::Architectures::=arm64 \
+		-o APT::Sandbox::User=root "$@"
+}
 
 say() { printf '%s\n' "$*" >&2; }
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }

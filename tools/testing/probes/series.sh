@@ -42,7 +42,7 @@ while read -r f; do
 	fi
 done <"$touched"
 g add -A
-g commit -q --allow-empty -m "Linux $(cat "$BUILD/base/VERSION") (Debian linux-source-6.12)"
+g commit -q --allow-empty -m "Linux $(cat "$BUILD/base/VERSION") (Debian linux-source-$BASE_SERIES)"
 g tag base
 
 bring() { # path: make it as the assembled tree has it

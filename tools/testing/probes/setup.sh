@@ -8,7 +8,7 @@
 # recommends are not installed; the guest's programs need its headers.
 pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
       qemu-system-arm qemu-system-x86
-      linux-source-6.12 bc bison flex libssl-dev libelf-dev cpio dwarves
+      bc bison flex libssl-dev libelf-dev cpio dwarves
       ccache make gcc libc6-dev patch python3 xz-utils kmod)
 # What one target alone needs (make profile: gdb-multiarch).
 read -ra extra <<<"${SETUP_EXTRA:-}"
@@ -38,15 +38,37 @@ if [ ${#missing[@]} -gt 0 ]; then
 		--no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# Unpack the base once; a newer 6.12 point release replaces it.
-want=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+# The base: linux-source-$BASE_SERIES from $BASE_SUITE, downloaded with
+# the harness's own sources list (lib.sh's debian_apt), never installed
+# over the host: its tarball is unpacked from the package into $BASE_DEBS.
+# Unpacked once; a newer point release replaces it.
+if [ ! -f "$BASE_TARBALL" ] || [ ! -f "$BASE_DEBS/VERSION" ] ||
+   [ -n "${SETUP_REFRESH:-}" ]; then
+	say "setup: fetching linux-source-$BASE_SERIES from $BASE_SUITE"
+	debian_apt update -qq >/dev/null
+	mkdir -p "$BASE_DEBS"
+	(cd "$BASE_DEBS" && rm -f ./*.deb &&
+		debian_apt download -qq "linux-source-$BASE_SERIES/$BASE_SUITE" >/dev/null)
+	deb=$(ls "$BASE_DEBS"/linux-source-"$BASE_SERIES"_*_all.deb)
+	ver=$(dpkg-deb -f "$deb" Version)
+	case $ver in
+	"$BASE_SERIES".*) ;;
+	*) die "linux-source-$BASE_SERIES is at version $ver, not $BASE_SERIES.*" ;;
+	esac
+	dpkg-deb --fsys-tarfile "$deb" |
+		tar -xO "./usr/src/linux-source-$BASE_SERIES.tar.xz" >"$BASE_TARBALL.new"
+	mv "$BASE_TARBALL.new" "$BASE_TARBALL"
+	rm -f "$deb"
+	echo "$ver" >"$BASE_DEBS/VERSION"
+fi
+want=$(cat "$BASE_DEBS/VERSION")
 have=$(cat "$BUILD/base/VERSION" 2>/dev/null || true)
 if [ "$want" != "$have" ] || [ ! -f "$BASE/Makefile" ]; then
-	say "setup: unpacking linux-source-6.12 $want"
+	say "setup: unpacking linux-source-$BASE_SERIES $want"
 	rm -rf "$BUILD/base"
 	mkdir -p "$BUILD/base"
 	tar -xJf "$BASE_TARBALL" -C "$BUILD/base"
-	mv "$BUILD/base"/linux-source-6.12 "$BASE"
+	mv "$BUILD/base/linux-source-$BASE_SERIES" "$BASE"
 	echo "$want" >"$BUILD/base/VERSION"
 fi
 
