@@ -578,6 +578,8 @@ static int __trace_eprobe_create(int argc, const char *argv[])
 		argc = filter_idx - 1;
 	}
 	if (argc - 2 > MAX_TRACE_ARGS) {
+		trace_probe_log_set_index(2);
+		trace_probe_log_err(0, TOO_MANY_ARGS);
 		ret = -E2BIG;
 		goto out;
 	}

@@ -14,11 +14,18 @@
  * the registers ftrace saved (struct ftrace_regs) through ftrace's
  * accessors: on arm64 they are no pt_regs.
  *
+ * A definition only checks that its functions exist: its fprobe (and a
+ * "t" probe's stub on the tracepoint) goes into the kernel when its event
+ * is first enabled, and out when the last user disables it, so that a
+ * defined but idle event costs the functions nothing (it is not in
+ * enabled_functions).
+ *
  * Locking: definitions are created and removed under dyn_event_ops_mutex
- * and event_mutex, and so are fprobes registered and unregistered (a
- * module's tracepoints come and go under event_mutex too); the handlers
- * run in any context and see the enabled instance files through an RCU
- * list (trace_probe.c).
+ * and event_mutex, events enabled and disabled under event_mutex, and so
+ * fprobes are registered and unregistered under it (a module's
+ * tracepoints come and go under event_mutex too); the handlers run in any
+ * context and see the enabled instance files through an RCU list
+ * (trace_probe.c).
  */
 #define pr_fmt(fmt)	"trace_fprobe: " fmt
 
@@ -48,8 +55,9 @@
  * @is_tpoint: a "t" (tracepoint) probe
  * @tpoint: "t" only: the tracepoint, NULL while its module is not loaded
  * @mod: "t" only: the module @tpoint is in, NULL for the kernel's
- * @fp: the fprobe; derived from the fields above, and rebuilt by
- *	tf_fprobe_prepare() each time it is registered
+ * @fp: the fprobe, registered only while the event is enabled; derived
+ *	from the fields above, and rebuilt by tf_fprobe_prepare() each time
+ *	it is registered
  * @tp: the event side; must be last, its arguments follow it
  */
 struct trace_fprobe {
@@ -359,27 +367,48 @@ static struct trace_event_fields tf_fields[] = {
 	{}
 };
 
-/*
- * Enabling and disabling an event flips its probes' fprobes between
- * soft-disabled and live; they stay registered, their ftrace hooks in.
- */
-static void tf_arm_all(struct trace_probe *tp, bool on)
+static int tf_register(struct trace_fprobe *tf);
+static void tf_unregister(struct trace_fprobe *tf);
+
+/* Take all the probes of an event out of the kernel. */
+static void tf_unregister_all(struct trace_probe *tp)
 {
 	struct trace_probe *pos;
 
-	trace_probe_for_each_sibling(pos, tp) {
-		struct trace_fprobe *tf = tp_to_tf(pos);
-
-		if (!tf_is_registered(tf))
-			continue;
-		if (on)
-			enable_fprobe(&tf->fp);
-		else
-			disable_fprobe(&tf->fp);
-	}
+	trace_probe_for_each_sibling(pos, tp)
+		tf_unregister(tp_to_tf(pos));
 }
 
-/* Record into @file, or for perf if NULL. */
+/* Put them all in, or none: the event is either live or not at all. */
+static int tf_register_all(struct trace_probe *tp)
+{
+	struct trace_probe *pos;
+	int ret;
+
+	trace_probe_for_each_sibling(pos, tp) {
+		ret = tf_register(tp_to_tf(pos));
+		if (ret) {
+			tf_unregister_all(tp);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+/* Undo what a user's enabling added: @file's link, or perf's flag. */
+static void tf_drop_user(struct trace_probe *tp, struct trace_event_file *file)
+{
+	if (!file) {
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+		return;
+	}
+	trace_probe_remove_file(tp, file);
+}
+
+/*
+ * Record into @file, or for perf if NULL.  The first user puts the probes
+ * in, after its file or flag, so that no hit finds nowhere to go.
+ */
 static int enable_trace_fprobe(struct trace_event_call *call,
 			       struct trace_event_file *file)
 {
@@ -396,9 +425,12 @@ static int enable_trace_fprobe(struct trace_event_call *call,
 		return ret;
 	if (!file)
 		trace_probe_set_flag(tp, TP_FLAG_PROFILE);
-	if (!was_enabled)
-		tf_arm_all(tp, true);
-	return 0;
+	if (was_enabled)
+		return 0;
+	ret = tf_register_all(tp);
+	if (ret)
+		tf_drop_user(tp, file);
+	return ret;
 }
 
 static int disable_trace_fprobe(struct trace_event_call *call,
@@ -416,13 +448,13 @@ static int disable_trace_fprobe(struct trace_event_call *call,
 	last = file ? !(flags & TP_FLAG_PROFILE) &&
 		      list_is_singular(&tp->event->files) :
 		      !(flags & TP_FLAG_TRACE);
-	/* The last consumer going: stop the hits before the flags drop. */
+	/*
+	 * The last user going: the probes come out first, and unregistering
+	 * waits for their handlers, which then no longer see the file.
+	 */
 	if (last)
-		tf_arm_all(tp, false);
-	if (file)
-		trace_probe_remove_file(tp, file);
-	else
-		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+		tf_unregister_all(tp);
+	tf_drop_user(tp, file);
 	return 0;
 }
 
@@ -512,13 +544,12 @@ static struct trace_fprobe *find_trace_fprobe(const char *event,
 
 /*
  * The fprobe is state derived from the definition, built afresh each time
- * it is registered, in step with whether its event is enabled now.  Which
- * handlers it has decides how fprobe hooks the functions (ftrace alone for
- * an entry handler, function graph for an exit one), and how it unhooks
- * them: they stay as they are until it is unregistered.
- * fprobe_is_registered() says whether it is in by its hash list array,
- * which registering sets, and unregistering or a failed registering
- * clears.
+ * it is registered.  Which handlers it has decides how fprobe hooks the
+ * functions (ftrace alone for an entry handler, function graph for an
+ * exit one), and how it unhooks them: they stay as they are until it is
+ * unregistered.  fprobe_is_registered() says whether it is in by its hash
+ * list array, which registering sets, and unregistering or a failed
+ * registering clears.
  */
 static void tf_fprobe_prepare(struct trace_fprobe *tf)
 {
@@ -535,8 +566,6 @@ static void tf_fprobe_prepare(struct trace_fprobe *tf)
 				traceprobe_get_entry_data_size(&tf->tp);
 		}
 	}
-	if (!trace_probe_is_enabled(&tf->tp))
-		fp->flags |= FPROBE_FL_DISABLED;
 }
 
 /**
@@ -666,8 +695,9 @@ static int tf_register_tpoint(struct trace_fprobe *tf)
 }
 
 /*
- * Put the fprobe into the kernel, live if the event is enabled.  A "t"
- * probe on a tracepoint whose module is not loaded waits for it.
+ * Put the fprobe into the kernel, for an enabled event.  A "t" probe on a
+ * tracepoint whose module is not loaded, or is on its way out, waits for
+ * it to load.
  */
 static int tf_register(struct trace_fprobe *tf)
 {
@@ -684,9 +714,36 @@ static int tf_register(struct trace_fprobe *tf)
 	tf_fprobe_prepare(tf);
 	if (!tf->is_tpoint)
 		return tf_register_func(tf);
-	if (tf->tpoint)
-		return tf_register_tpoint(tf);
-	return 0;
+	if (!tf->tpoint)
+		return 0;
+	/*
+	 * A going module's tracepoint is cleared by our notifier, which
+	 * waits for event_mutex we hold: keep the module until the stub is
+	 * on, and leave a going one to the notifier.
+	 */
+	if (tf->mod && !try_module_get(tf->mod))
+		return 0;
+	ret = tf_register_tpoint(tf);
+	module_put(tf->mod);
+	return ret;
+}
+
+/*
+ * Does an "f" probe's place name functions fprobe can hook?  Checked when
+ * it is defined, though it is registered later: a module may go in
+ * between, and then enabling fails.
+ */
+static int tf_check_target(struct trace_fprobe *tf)
+{
+	struct func_sites fs = { .name = tf->symbol };
+	int ret = security_locked_down(LOCKDOWN_KPROBES);
+
+	if (ret || tf->is_tpoint)
+		return ret;
+	if (strpbrk(tf->symbol, "*?["))
+		return min(fprobe_count_ips_from_filter(tf->symbol, NULL), 0);
+	func_sites_scan(&fs);
+	return fs.n ? 0 : -ENOENT;
 }
 
 static void tf_unregister(struct trace_fprobe *tf)
@@ -728,7 +785,8 @@ static bool tf_same_place(struct trace_probe *a, struct trace_probe *b)
 
 /*
  * Give a new definition its event (its own, or the one of its name it
- * joins) and its fprobe; on success it is listed in dynamic_events.
+ * joins), and its fprobe if that event is enabled already; on success it
+ * is listed in dynamic_events.
  */
 static int tf_add(struct trace_fprobe *tf)
 {
@@ -747,7 +805,9 @@ static int tf_add(struct trace_fprobe *tf)
 				     other_kind, tf_same_place);
 	if (ret)
 		return ret;
-	ret = tf_register(tf);
+	ret = tf_check_target(tf);
+	if (!ret && trace_probe_is_enabled(&tf->tp))
+		ret = tf_register(tf);
 	if (ret) {
 		trace_probe_leave_event(&tf->tp);
 		return ret;
@@ -800,7 +860,10 @@ static void tpoint_search(struct tpoint_search *ts)
 }
 
 #ifdef CONFIG_MODULES
-/* A module coming with a probed tracepoint, or going with one. */
+/*
+ * A module coming with a probed tracepoint, or going with one.  The probe
+ * goes on the tracepoint now only if its event is enabled.
+ */
 static void tf_module_coming(struct trace_fprobe *tf, struct module *mod)
 {
 	struct tpoint_search ts = { .name = tf->symbol };
@@ -811,6 +874,8 @@ static void tf_module_coming(struct trace_fprobe *tf, struct module *mod)
 		return;
 	tf->tpoint = ts.tpoint;
 	tf->mod = mod;
+	if (!trace_probe_is_enabled(&tf->tp))
+		return;
 	ret = tf_register(tf);
 	if (ret) {
 		pr_warn("Failed to register probe %s on tracepoint %s: %d\n",
@@ -1071,7 +1136,10 @@ static int __trace_fprobe_create(int argc, const char *argv[])
 parse_error:
 	ret = -EINVAL;
 out:
-	/* Registered or not, the probe no longer needs the module held. */
+	/*
+	 * Defined or not, the module need not be held: once the probe is
+	 * listed, our notifier clears its tracepoint if the module goes.
+	 */
 	if (ts.mod)
 		module_put(ts.mod);
 	free_trace_fprobe(tf);

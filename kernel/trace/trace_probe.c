@@ -107,6 +107,8 @@ static const char *const probe_error_text[TP_ERR_NR] = {
 	[TP_ERR_NEED_STRING_TYPE] = "$comm and immediate-string only accepts string type",
 	[TP_ERR_EVENT_TOO_BIG]	= "Event too big (too many fields?)",
 	[TP_ERR_TOO_MANY_EARGS]	= "Too many entry arguments specified",
+	[TP_ERR_TOO_MANY_NESTED] = "Too many nested typecasts/dereferences",
+	[TP_ERR_TOO_MANY_ARGS]	= "Too many arguments are specified",
 };
 
 /* ---- The error log ---------------------------------------------------- */
@@ -630,8 +632,12 @@ int trace_probe_expand_words(struct probe_words *w, int argc, const char **argv,
 		w->named = named;
 		w->argv = named;
 	}
-	if (w->argc > MAX_TRACE_ARGS)
+	if (w->argc > MAX_TRACE_ARGS) {
+		/* Under the first argument: no one word is wrong. */
+		trace_probe_log_set_index(2);
+		trace_probe_log_err(0, TOO_MANY_ARGS);
 		return -E2BIG;
+	}
 	return traceprobe_expand_dentry_args(w->argc, w->argv, &w->dentry);
 }
 

@@ -323,8 +323,8 @@ static const struct err_case err_cases[] = {
 	{ "p vfs_read +0(+0(@0^)", TP_ERR_DEREF_OPEN_BRACE },
 	{ "p vfs_read +0(^$comm)", TP_ERR_COMM_CANT_DEREF },
 	{ "p vfs_read ^&1", TP_ERR_BAD_FETCH_ARG },
-	{ "p vfs_read +0(^+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(+0(@0))))))))))))))",
-	  TP_ERR_TOO_MANY_OPS },
+	{ "p vfs_read +0(+0(+0(+0(+0(+0(+0(+0(^+0(@0)))))))))",
+	  TP_ERR_TOO_MANY_NESTED },
 	{ "p vfs_read +0(@11):u8[10^", TP_ERR_ARRAY_NO_CLOSE },
 	{ "p vfs_read +0(@11):u8[10]^a", TP_ERR_BAD_ARRAY_SUFFIX },
 	{ "p vfs_read +0(@11):u8[^10a]", TP_ERR_BAD_ARRAY_NUM },
@@ -340,8 +340,6 @@ static const struct err_case err_cases[] = {
 	{ "p vfs_read ^var.1=@11", TP_ERR_BAD_ARG_NAME },
 	{ "p vfs_read var1=@11 ^var1=@12", TP_ERR_USED_ARG_NAME },
 	{ "p vfs_read ^common_pid=@11", TP_ERR_USED_ARG_NAME },
-	{ "p vfs_read ^+1234567(+1234567(+1234567(+1234567(+1234567(+1234567(@1234))))))",
-	  TP_ERR_ARG_TOO_LONG },
 	{ "p vfs_read arg1=^", TP_ERR_NO_ARG_BODY },
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
 	{ "p vfs_read args=^$arg*", TP_ERR_BAD_VAR_ARGS },
@@ -510,6 +508,65 @@ static void multiprobe_test(struct kunit *test)
 	KUNIT_EXPECT_FALSE(test, show_event("mp", buf, 512));
 }
 
+/*
+ * MAX_TRACE_ARGS arguments are accepted, one more is refused as a whole,
+ * with the caret under the first argument.
+ */
+static void too_many_args_test(struct kunit *test)
+{
+	static const char head[] = "p:kunit/ma vfs_read" RT_OFFS;
+	char *buf = kunit_kzalloc(test, MAX_DYNEVENT_CMD_LEN, GFP_KERNEL);
+	int i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	n = scnprintf(buf, MAX_DYNEVENT_CMD_LEN, "%s", head);
+	for (i = 1; i <= MAX_TRACE_ARGS; i++)
+		n += scnprintf(buf + n, MAX_DYNEVENT_CMD_LEN - n, " \\%d", i);
+	KUNIT_ASSERT_EQ(test, run_kprobe_cmd(test, buf), 0);
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "-:kunit/ma"), 0);
+
+	scnprintf(buf + n, MAX_DYNEVENT_CMD_LEN - n, " \\%d", i);
+	probe_log.last_err = -1;
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, buf), -E2BIG);
+	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_TOO_MANY_ARGS);
+	KUNIT_EXPECT_EQ(test, probe_log.last_pos, (int)strlen(head) + 1);
+	KUNIT_EXPECT_FALSE(test, show_event("ma", buf, MAX_DYNEVENT_CMD_LEN));
+}
+
+/*
+ * An argument of MAX_ARGSTR_LEN bytes is accepted, a longer one refused
+ * with the caret at its start, before anything in it is looked at (the
+ * one refused is also nested too deep).
+ */
+static void arg_too_long_test(struct kunit *test)
+{
+	static const char head[] = "p:kunit/al vfs_read" RT_OFFS " ";
+	const int depth = 26, hlen = strlen(head);
+	char *buf = kunit_kzalloc(test, MAX_DYNEVENT_CMD_LEN, GFP_KERNEL);
+	int i, n;
+
+	KUNIT_ASSERT_NOT_NULL(test, buf);
+	/* \"xxx...x": a string constant, the argument's whole length. */
+	n = scnprintf(buf, MAX_DYNEVENT_CMD_LEN, "%s\\\"", head);
+	memset(buf + n, 'x', MAX_ARGSTR_LEN - 3);
+	n += MAX_ARGSTR_LEN - 3;
+	buf[n] = '"';
+	KUNIT_ASSERT_EQ(test, run_kprobe_cmd(test, buf), 0);
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "-:kunit/al"), 0);
+
+	n = scnprintf(buf, MAX_DYNEVENT_CMD_LEN, "%s", head);
+	for (i = 0; i < depth; i++)
+		n += scnprintf(buf + n, MAX_DYNEVENT_CMD_LEN - n, "+1234567(");
+	n += scnprintf(buf + n, MAX_DYNEVENT_CMD_LEN - n, "@1234");
+	for (i = 0; i < depth; i++)
+		n += scnprintf(buf + n, MAX_DYNEVENT_CMD_LEN - n, ")");
+	KUNIT_ASSERT_GT(test, n - hlen, MAX_ARGSTR_LEN);
+	probe_log.last_err = -1;
+	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, buf), -E2BIG);
+	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_ARG_TOO_LONG);
+	KUNIT_EXPECT_EQ(test, probe_log.last_pos, hlen);
+}
+
 static struct kunit_case trace_probe_parse_cases[] = {
 	KUNIT_CASE_PARAM(parse_arg_test, arg_gen_params),
 	KUNIT_CASE(array_format_test),
@@ -517,6 +574,8 @@ static struct kunit_case trace_probe_parse_cases[] = {
 	KUNIT_CASE(error_text_test),
 	KUNIT_CASE(round_trip_test),
 	KUNIT_CASE(multiprobe_test),
+	KUNIT_CASE(too_many_args_test),
+	KUNIT_CASE(arg_too_long_test),
 	{}
 };
 

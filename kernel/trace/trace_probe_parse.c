@@ -110,9 +110,8 @@ static const struct fetch_type *find_fetch_type(const char *name,
  * The state of parsing one argument body.  @text is our writable copy of
  * it; @pos0 is the offset of @text[0] in the word, so that the position of
  * any token is pos0 + (token - text).  @ops counts the operations the
- * program needs, with the same weights as the error positions userspace
- * expects for "too much nested": a base is one, a symbol two, every memory
- * access one.
+ * program needs: a base is one, a symbol two, every memory access one.
+ * @depth is how many "+OFFS(" the token being parsed is inside.
  */
 struct arg_parse {
 	struct traceprobe_parse_context	*ctx;
@@ -121,6 +120,7 @@ struct arg_parse {
 	char				*text;
 	int				pos0;
 	int				ops;
+	int				depth;
 };
 
 static int pos_of(struct arg_parse *ap, const char *p)
@@ -669,7 +669,17 @@ static int parse_fetch(struct arg_parse *ap, char *s)
 	case '+':
 	case '-':
 		ap->ops--;	/* the access, not the sign, is the operation */
-		return parse_deref(ap, s);
+		/*
+		 * Userspace is told the nesting limit, not the size of a
+		 * program: the error is under the first dereference too
+		 * deep, whatever is wrong inside it.
+		 */
+		if (ap->depth >= FETCH_MAX_NESTED)
+			return parse_fail(ap, s, TP_ERR_TOO_MANY_NESTED);
+		ap->depth++;
+		ret = parse_deref(ap, s);
+		ap->depth--;
+		return ret;
 	case '\\':
 		if (s[1] == '"') {
 			size_t len = strlen(s + 2);

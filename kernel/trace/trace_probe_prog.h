@@ -16,7 +16,7 @@ struct probe_event;
 struct trace_event_call;
 
 #define MAX_TRACE_ARGS		128
-#define MAX_ARGSTR_LEN		63
+#define MAX_ARGSTR_LEN		255
 #define MAX_ARRAY_LEN		64
 #define MAX_ARG_NAME_LEN	32
 #define MAX_BTF_ARGS_LEN	128
@@ -55,6 +55,12 @@ enum fetch_store {
 
 #define FETCH_MAX_OPS		15
 #define FETCH_MAX_DEREF		(FETCH_MAX_OPS - 1)
+/*
+ * "+OFFS(...)" dereferences one inside another, at most this deep: the
+ * limit userspace is told of (TOO_MANY_NESTED), below what a program
+ * holds.  BTF "->field" accesses do not nest and are not counted.
+ */
+#define FETCH_MAX_NESTED	8
 
 /**
  * struct fetch_prog - one fetch argument, compiled
@@ -284,7 +290,7 @@ enum probe_error {
 	TP_ERR_ARGIDX_2BIG, TP_ERR_NO_PTR_STRCT, TP_ERR_NOSUP_DAT_ARG,
 	TP_ERR_BAD_HYPHEN, TP_ERR_NO_BTF_FIELD, TP_ERR_BAD_BTF_TID,
 	TP_ERR_BAD_TYPE4STR, TP_ERR_NEED_STRING_TYPE, TP_ERR_EVENT_TOO_BIG,
-	TP_ERR_TOO_MANY_EARGS,
+	TP_ERR_TOO_MANY_EARGS, TP_ERR_TOO_MANY_NESTED, TP_ERR_TOO_MANY_ARGS,
 	TP_ERR_NR,
 };
 

@@ -118,6 +118,9 @@ static bool tu_dyn_busy(struct dyn_event *ev)
 	return trace_probe_is_enabled(&to_trace_uprobe(ev)->tp);
 }
 
+/* The longest place: "0x" and a long's digits, twice, "()" and a NUL. */
+#define TU_PLACE_LEN	(2 * (2 + 2 * sizeof(long)) + 3)
+
 /* "PATH:0x%016lx[(0x%lx)]", as uprobe_events shows the place. */
 static void tu_place(struct trace_uprobe *tu, char *buf, size_t size)
 {
@@ -132,7 +135,7 @@ static bool tu_dyn_match(const char *system, const char *event,
 			 int argc, const char **argv, struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
-	char place[MAX_ARGSTR_LEN + 1];
+	char place[TU_PLACE_LEN];
 	size_t len;
 
 	if (event[0] && strcmp(trace_probe_name(&tu->tp), event))
@@ -916,8 +919,6 @@ static int __trace_uprobe_create(int argc, const char **argv)
 
 	if ((argv[0][0] != 'p' && !is_return) || argc < 2)
 		return -ECANCELED;
-	if (argc - 2 > MAX_TRACE_ARGS)
-		return -E2BIG;
 	if (argv[0][1] == ':')
 		event = argv[0] + 2;
 	if (!strchr(argv[1], '/'))
@@ -934,6 +935,14 @@ static int __trace_uprobe_create(int argc, const char **argv)
 	}
 
 	trace_probe_log_init("trace_uprobe", argc, argv);
+	/* Counted once the command is known to be ours, to log it. */
+	if (argc - 2 > MAX_TRACE_ARGS) {
+		trace_probe_log_set_index(2);
+		trace_probe_log_err(0, TOO_MANY_ARGS);
+		kfree(filename);
+		trace_probe_log_clear();
+		return -E2BIG;
+	}
 	trace_probe_log_set_index(1);
 	*spec++ = '\0';
 	ret = tu_find_file(filename, &path);
@@ -1006,7 +1015,7 @@ static int tu_dyn_free(struct dyn_event *ev)
 static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_uprobe *tu = to_trace_uprobe(ev);
-	char place[MAX_ARGSTR_LEN + 1];
+	char place[TU_PLACE_LEN];
 
 	tu_place(tu, place, sizeof(place));
 	seq_printf(m, "%c:%s/%s %s:%s", tu_is_return(tu) ? 'r' : 'p',

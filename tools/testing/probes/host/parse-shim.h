@@ -3,6 +3,7 @@
  * What the probe-argument parser (kernel/trace/trace_probe_parse.c) uses of
  * the kernel, for building it as a host program.  Included first, with -include.
  */
+#define _GNU_SOURCE	/* vasprintf() */
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>

@@ -60,6 +60,13 @@ static unsigned int flags_of(const char *f)
 		return TPARG_FL_USER;
 	if (!strcmp(f, "ur"))
 		return TPARG_FL_USER | TPARG_FL_RETURN;
+	if (!strcmp(f, "f"))
+		return TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_FENTRY;
+	if (!strcmp(f, "fr"))
+		return TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_RETURN;
+	if (!strcmp(f, "tp"))
+		return TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_FENTRY |
+		       TPARG_FL_TPOINT;
 	return TPARG_FL_KERNEL | TPARG_FL_TEVENT;
 }
 
@@ -222,7 +229,9 @@ static const char *check(struct trace_probe *tp, int ret, const char *text)
 
 static int fuzz(char **corpus, int nc, long iterations)
 {
-	static const char *const fl[] = { "k", "e", "r", "u", "ur", "t" };
+	static const char *const fl[] = {
+		"k", "e", "r", "u", "ur", "t", "f", "fr", "tp",
+	};
 	char s[256];
 	long n, accepted = 0;
 
