@@ -7,6 +7,7 @@
 #   make tests TESTS=bpf,optprobes   only those of the project's guest tests, on GUEST
 #   make check-clang  make check's arm64 guest built with clang-16: BTI, kCFI, SCS
 #   make check-clients  bpftrace and perf on a Debian userland, both kernels
+#   make check-gcs  the gcs and uprobes tests on the arm64 guest under newqemu.sh's QEMU 11.1 (GCS, MOPS)
 #   make kernel   build only; prints the path of the Image
 #   make series   write the series as format-patch files against the base
 #   make acceptance  the share of instruction offsets a kernel can probe
@@ -35,7 +36,7 @@ TOOLCHAIN ?= gcc
 FLAVOR ?=
 export KERNEL GUEST TOOLCHAIN FLAVOR
 
-.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-defconfig check-rt check-smp check-clients tests arches matrix series bisect acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-defconfig check-rt check-smp check-clients check-gcs tests arches matrix series bisect acceptance compare fuzz bench profile clean
 all: check
 
 setup:
@@ -72,6 +73,9 @@ check-rt:
 
 check-clients: setup
 	@$(H)/clients.sh
+
+check-gcs: setup
+	@q=$$($(H)/newqemu.sh) && QEMU_AARCH64=$$q $(MAKE) --no-print-directory tests GUEST=arm64 TESTS=gcs,uprobes
 
 check-smp:
 	@$(MAKE) --no-print-directory tests SMP=4 TESTS=stress,optprobes,bpf
