@@ -12,7 +12,8 @@ cp "$BUILD/debs/$DEB_ARCH/busybox/bin/busybox" "$root/bin/busybox"
 # named .../sh in the shell's own /proc/PID/maps.
 cp "$root/bin/busybox" "$root/bin/sh"
 cp "$HARNESS/guest/init" "$root/init"
-# trace-cmd, with the dynamic loader and libraries it needs (not gconv).
+# trace-cmd and readelf, with the dynamic loader and libraries they need
+# (not gconv).
 tc=$BUILD/debs/$DEB_ARCH/tracecmd
 cp -a "$tc/lib/." "$root/lib/"
 [ ! -d "$tc/lib64" ] || cp -a "$tc/lib64" "$root/"
@@ -20,6 +21,7 @@ mkdir -p "$root/usr/lib/$MULTIARCH"
 (cd "$tc/usr/lib/$MULTIARCH" && tar -c --exclude=gconv .) |
 	tar -x -C "$root/usr/lib/$MULTIARCH"
 cp "$tc/usr/bin/trace-cmd" "$root/usr/bin/"
+cp "$tc/usr/bin/$MULTIARCH-readelf" "$root/usr/bin/readelf"
 mkdir -p "$root/harness/tests.d"
 cp "$HARNESS"/guest/*.sh "$HARNESS/compare.defs" "$HARNESS/fuzz.awk" \
 	"$HARNESS/fuzz.corpus" "$root/harness/"
