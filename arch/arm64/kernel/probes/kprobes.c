@@ -77,7 +77,7 @@ static bool in_exclusive_sequence(kprobe_opcode_t *addr)
 }
 
 /*
- * Whether @addr may hold a kCFI type hash. With CFI_CLANG the word before
+ * Whether @addr may hold a kCFI type hash. With CFI (kCFI) the word before
  * a function that can be called through a pointer is its type's hash,
  * which every such call reads and compares first, and which decodes as
  * some instruction. A BRK in its place fails the next call's check. Which
@@ -88,7 +88,7 @@ static bool is_cfi_type_hash(kprobe_opcode_t *addr)
 {
 	unsigned long size, offset;
 
-	return IS_ENABLED(CONFIG_CFI_CLANG) &&
+	return IS_ENABLED(CONFIG_CFI) &&
 	       kallsyms_lookup_size_offset((unsigned long)(addr + 1), &size,
 					   &offset) &&
 	       !offset;
