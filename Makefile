@@ -5,7 +5,7 @@
 #   make shell    boot the same kernel to an interactive guest shell
 #   make check    the tests, on every guest; ends with "N passed, N failed, N skipped"
 #   make tests TESTS=bpf,optprobes   only those of the project's guest tests, on GUEST
-#   make check-clang  make check's arm64 guest built with clang-16: BTI, kCFI, SCS
+#   make check-clang  make check's arm64 guest built with clang-19 (clangroot.sh): BTI, kCFI, SCS
 #   make check-clients  bpftrace and perf on a Debian userland, both kernels
 #   make check-gcs  the gcs and uprobes tests on the arm64 guest under newqemu.sh's QEMU 11.1 (GCS, MOPS)
 #   make kernel   build only; prints the path of the Image

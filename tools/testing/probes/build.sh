@@ -12,9 +12,12 @@ FRAGS=("$HARNESS/config/common.config" "$HARNESS/config/$GUEST.config"
 mkdir -p "$BUILD"
 if [ "$TOOLCHAIN" = clang ]; then
 	FRAGS+=("$HARNESS/config/clang.config")
-	# Kconfig must see the compiler too: BTI_KERNEL and CFI_CLANG
+	# Kconfig must see the compiler too: BTI_KERNEL and CFI (kCFI)
 	# depend on what it can do.
-	export LLVM=-16
+	export LLVM=-19
+	# Clang 19 is in clangroot.sh's root: the rest of this script runs
+	# there, the configuration as well as the build.
+	[ -n "${IN_CLANGROOT:-}" ] || exec "$HARNESS/clangroot.sh" run "$HARNESS/build.sh" "$@"
 fi
 KMAKE=(make -s -C "$SRC" "${KBUILD_CC[@]}" -j"$JOBS")
 
@@ -52,7 +55,7 @@ if [ "$FLAVOR" = defconfig ]; then
 		{ cat "$LOGS/config.log"; die "config failed"; }
 fi
 say "config: $GUEST $KERNEL, $(sed -n 's/^CONFIG_CC_VERSION_TEXT="\(.*\)"/\1/p' "$SRC/$tmp")$(
-	grep -oE '^CONFIG_(ARM64_BTI_KERNEL|CFI_CLANG|SHADOW_CALL_STACK|LTO_CLANG_THIN|KASAN_GENERIC|KFENCE|PROVE_LOCKING|UBSAN|DEBUG_KMEMLEAK|PREEMPT_RT)=y' "$SRC/$tmp" |
+	grep -oE '^CONFIG_(ARM64_BTI_KERNEL|CFI|SHADOW_CALL_STACK|LTO_CLANG_THIN|KASAN_GENERIC|KFENCE|PROVE_LOCKING|UBSAN|DEBUG_KMEMLEAK|PREEMPT_RT)=y' "$SRC/$tmp" |
 	sed 's/^CONFIG_/, /; s/=y$//' | tr -d '\n')"
 dropped=$(grep -A2 '^Value requested for' "$LOGS/config.log" | grep -v '^--' |
 	paste - - - | sed -E 's/Value requested for (\S+) not in final .config\s+Requested value:\s+(\S+)\s+Actual value:\s+(.*)/\1 (asked \2, got \3)/; s/, got \)/, got: not set)/' || true)

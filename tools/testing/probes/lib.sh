@@ -17,9 +17,10 @@ BASE_SUITE=${BASE_SUITE:-trixie-backports}
 BASE_DEBS=$BUILD/debs/linux-source-$BASE_SERIES
 BASE_TARBALL=${BASE_TARBALL:-$BASE_DEBS/linux-source-$BASE_SERIES.tar.xz}
 BASE=$BUILD/base/linux
-# The compiler: gcc (Debian's GCC 12), or clang (Debian's clang-16 and
-# lld-16, LLVM=-16, with config/clang.config: BTI, kCFI and the shadow
-# call stack in the kernel, as Android builds arm64).
+# The compiler: gcc (Debian's GCC 12), or clang (trixie's clang-19 and
+# lld-19, LLVM=-19, in clangroot.sh's root, with config/clang.config:
+# BTI, kCFI and the shadow call stack in the kernel, as Android builds
+# arm64).
 TOOLCHAIN=${TOOLCHAIN:-gcc}
 case $TOOLCHAIN in
 gcc) VARIANT= ;;
@@ -84,7 +85,7 @@ x86_64)
 esac
 # The compilers, as make's arguments, each behind ccache.
 if [ "$TOOLCHAIN" = clang ]; then
-	KBUILD_CC=(LLVM=-16 CC="ccache clang-16" HOSTCC="ccache clang-16")
+	KBUILD_CC=(LLVM=-19 CC="ccache clang-19" HOSTCC="ccache clang-19")
 else
 	KBUILD_CC=(CC="ccache ${CROSS_COMPILE}gcc" HOSTCC="ccache gcc")
 fi

@@ -13,7 +13,8 @@ pkgs=(gcc-aarch64-linux-gnu binutils-aarch64-linux-gnu libc6-dev-arm64-cross
 # What one target alone needs (make profile: gdb-multiarch).
 read -ra extra <<<"${SETUP_EXTRA:-}"
 pkgs+=("${extra[@]}")
-[ "$TOOLCHAIN" != clang ] || pkgs+=(clang-16 lld-16 llvm-16)
+# TOOLCHAIN=clang's compiler is in a root of its own (clangroot.sh).
+[ "$TOOLCHAIN" != clang ] || pkgs+=(debootstrap)
 
 missing=()
 for p in "${pkgs[@]}"; do
@@ -37,6 +38,7 @@ if [ ${#missing[@]} -gt 0 ]; then
 	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq \
 		--no-install-recommends "${missing[@]}" >/dev/null
 fi
+[ "$TOOLCHAIN" != clang ] || "$HARNESS/clangroot.sh"
 
 # The base: linux-source-$BASE_SERIES from $BASE_SUITE, downloaded with
 # the harness's own sources list (lib.sh's debian_apt), never installed
@@ -91,18 +93,25 @@ fetch_debs() {
 
 # The guests' userland, for each guest architecture: Debian's static
 # busybox, and a real client of the events for the tests, trace-cmd, with
-# the libraries it loads (libtraceevent parses the events' formats).
+# the libraries it loads (libtraceevent parses the events' formats); and
+# binutils' readelf, which ftracetest's add_remove_uprobe.tc reads the
+# shell's entry point with.
 TRACECMD_DEBS="trace-cmd libtraceevent1 libtraceevent1-plugin libtracefs1
-	libzstd1 libc6 libgcc-s1"
+	libzstd1 libc6 libgcc-s1 libctf-nobfd0 libbinutils zlib1g"
 for arch in arm64 amd64; do
+	case $arch in
+	arm64) binutils=binutils-aarch64-linux-gnu ;;
+	amd64) binutils=binutils-x86-64-linux-gnu ;;
+	esac
 	if [ ! -x "$BUILD/debs/$arch/busybox/bin/busybox" ]; then
 		say "setup: fetching busybox-static:$arch"
 		fetch_debs "$BUILD/debs/$arch/busybox" "busybox-static:$arch"
 	fi
-	if [ ! -x "$BUILD/debs/$arch/tracecmd/usr/bin/trace-cmd" ]; then
-		say "setup: fetching trace-cmd:$arch and its libraries"
+	if [ ! -x "$BUILD/debs/$arch/tracecmd/usr/bin/trace-cmd" ] ||
+	   ! ls "$BUILD/debs/$arch/tracecmd/usr/bin/"*-readelf >/dev/null 2>&1; then
+		say "setup: fetching trace-cmd:$arch, readelf and their libraries"
 		# shellcheck disable=SC2086
 		fetch_debs "$BUILD/debs/$arch/tracecmd" \
-			$(for p in $TRACECMD_DEBS; do printf '%s:%s ' "$p" "$arch"; done)
+			$(for p in $TRACECMD_DEBS $binutils; do printf '%s:%s ' "$p" "$arch"; done)
 	fi
 done

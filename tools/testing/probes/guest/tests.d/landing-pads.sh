@@ -65,7 +65,7 @@ echo 0 >events/lp/enable
 clean_slate
 
 # kCFI: the type hash before the system call's handler.
-if has_config CFI_CLANG; then
+if has_config CFI; then
 	addr=$(ksym "$f")
 	hash=$(printf '0x%x' $((0x$addr - 4)))
 	echo >error_log
