@@ -24,11 +24,9 @@
 #include <linux/kprobes.h>
 #include <linux/string.h>
 
-#include <asm/cacheflush.h>
 #include <asm/daifflags.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
-#include <asm/text-patching.h>
 #include <asm/ptrace.h>
 #include <asm/sections.h>
 

@@ -34,6 +34,7 @@
  * optprobe_common honours.
  */
 
+#include <linux/cpufeature.h>
 #include <linux/execmem.h>
 #include <linux/kprobes.h>
 #include <linux/list.h>
@@ -44,10 +45,8 @@
 #include <linux/sizes.h>
 #include <linux/vmalloc.h>
 
-#include <asm/cpufeature.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
-#include <asm/text-patching.h>
 #include <asm/ptrace.h>
 #include <asm/sections.h>
 

@@ -11,13 +11,13 @@
  * and opt.c need to know how to build.
  */
 
+#include <linux/cacheflush.h>
 #include <linux/kprobes.h>
 #include <linux/string.h>
+#include <linux/text-patching.h>
 
-#include <asm/cacheflush.h>
 #include <asm/debug-monitors.h>
 #include <asm/insn.h>
-#include <asm/text-patching.h>
 
 #include "patch.h"
 

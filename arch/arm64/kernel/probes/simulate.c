@@ -10,12 +10,12 @@
 
 #include <linux/bitfield.h>
 #include <linux/bitops.h>
+#include <linux/cpufeature.h>
 #include <linux/kprobes.h>
 #include <linux/sched/signal.h>
 #include <linux/sizes.h>
 #include <linux/uaccess.h>
 
-#include <asm/cpufeature.h>
 #include <asm/daifflags.h>
 #include <asm/gcs.h>
 #include <asm/insn.h>

@@ -10,11 +10,11 @@
  * and is already how ptrace steps user code.
  */
 
+#include <linux/cacheflush.h>
 #include <linux/highmem.h>
 #include <linux/ptrace.h>
 #include <linux/uprobes.h>
 
-#include <asm/cacheflush.h>
 #include <asm/gcs.h>
 
 #include "decode.h"
