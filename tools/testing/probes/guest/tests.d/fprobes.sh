@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # fprobe events (kernel/trace/trace_fprobe.c), where the kernel has them
-# (x86_64; arm64 6.12 has no fprobe): what ftracetest's fprobe and tprobe
+# (both guests from 7.x, whose arm64 has fprobe): what ftracetest's fprobe and tprobe
 # tests leave out.
 . /harness/lib.sh
 cd /sys/kernel/tracing

@@ -4,7 +4,7 @@
 # then to "confidentiality", through securityfs: the same state as
 # booting with lockdown=LEVEL, and one way only, so this test runs after
 # every other (check.sh, tests.sh). What each level allows is upstream
-# 6.12's:
+# 7.3's, as 6.12's (upstream passes these checks on both):
 #   integrity        everything: kprobe and kretprobe events through
 #                    tracefs and the PMU, with arguments that read kernel
 #                    memory, and uprobe events (kprobes are a

@@ -6,7 +6,7 @@
 # addresses into data, user space, the vectors and module space, the
 # return-probe bit, files that are not regular or no longer there, bad
 # ref_ctr_offset values, many events on one place at once. Each edge case
-# must end as upstream 6.12 ends it (the errno of each, read from
+# must end as upstream (7.3, as 6.12) ends it (the errno of each, read from
 # perf_kprobe_init(), create_local_trace_[ku]probe(), register_kprobe()
 # and uprobe_register()); then 5,000 random calls (100,000 on the debug
 # kernel), whose histogram of errnos and call-by-call outcomes are kept in

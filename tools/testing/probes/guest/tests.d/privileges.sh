@@ -4,7 +4,7 @@
 # through progs/drop_privs) may open no probe file of tracefs, for reading
 # or writing, even with tracefs's root opened to all (mode=755), and may
 # not create a kprobe or uprobe event through perf's PMUs. With
-# CAP_PERFMON alone it gets what upstream 6.12 gives it: kprobe events
+# CAP_PERFMON alone it gets what upstream (7.3, as 6.12) gives it: kprobe events
 # through the kprobe PMU (perfmon_capable()), no uprobe event (the uprobe
 # PMU wants CAP_SYS_ADMIN), and still no tracefs file (no DAC override).
 # A tracefs event opened as a tracepoint by its id follows perf's rules:

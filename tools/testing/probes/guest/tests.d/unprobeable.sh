@@ -13,7 +13,7 @@
 #     refused with an error_log entry whose caret is under the address.
 # Then the same for the first instruction of the functions a probe hit
 # runs through, where this kernel has them (names of both the series and
-# upstream 6.12; each kernel has some of them). With kCFI, the type hash
+# upstream; each kernel has some of them). With kCFI, the type hash
 # words before functions are landing-pads.sh's.
 . /harness/lib.sh
 cd /sys/kernel/tracing
