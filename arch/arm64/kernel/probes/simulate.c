@@ -77,20 +77,22 @@ static bool __kprobes user_gcs(struct pt_regs *regs)
 	return user_mode(regs) && task_gcs_el0_enabled(current);
 }
 
-static bool __kprobes gcs_push(struct pt_regs *regs, u64 lr)
+static bool __kprobes gcs_push(u64 lr)
 {
-	u64 gcspr = read_sysreg_s(SYS_GCSPR_EL0) - sizeof(u64);
+	u64 gcspr = read_sysreg_s(SYS_GCSPR_EL0);
 	int err = 0;
 
-	put_user_gcs(lr, (unsigned long __user *)gcspr, &err);
-	if (err) {
-		force_sig_fault(SIGSEGV, SEGV_ACCERR, (void __user *)gcspr);
-		return false;
-	}
-	write_sysreg_s(gcspr, SYS_GCSPR_EL0);
-	return true;
+	push_user_gcs(lr, &err);
+	if (err)
+		force_sig_fault(SIGSEGV, SEGV_ACCERR,
+				(void __user *)(gcspr - sizeof(u64)));
+	return !err;
 }
 
+/*
+ * Not pop_user_gcs(): it moves GCSPR before the compare, and a refused RET
+ * must leave the GCS as it was, as the hardware's does.
+ */
 static bool __kprobes gcs_pop(struct pt_regs *regs, u64 target)
 {
 	u64 gcspr = read_sysreg_s(SYS_GCSPR_EL0);
@@ -117,7 +119,7 @@ bool __kprobes sim_b(u32 insn, struct pt_regs *regs)
 	u64 lr = regs->pc + AARCH64_INSN_SIZE;
 
 	if (insn & BIT(31)) {
-		if (user_gcs(regs) && !gcs_push(regs, lr))
+		if (user_gcs(regs) && !gcs_push(lr))
 			return true;
 		regs->regs[30] = lr;
 	}
@@ -198,7 +200,7 @@ bool __kprobes sim_br(u32 insn, struct pt_regs *regs)
 
 	switch (FIELD_GET(GENMASK(22, 21), insn)) {
 	case 1:
-		if (user_gcs(regs) && !gcs_push(regs, lr))
+		if (user_gcs(regs) && !gcs_push(lr))
 			return true;
 		regs->regs[30] = lr;
 		break;
