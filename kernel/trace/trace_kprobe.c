@@ -29,7 +29,7 @@
 /**
  * struct trace_kprobe - a kprobe event definition
  * @devent: its entry in the dynamic event list
- * @nhit: hits per CPU, for kprobe_profile; allocated when first armed
+ * @nhit: hits per CPU, for kprobe_profile
  * @symbol: "[MOD:]SYM" as given, NULL for a probe at an address
  * @is_return: a kretprobe event
  * @tp: the event side; must be last, its arguments follow it
@@ -185,24 +185,11 @@ static bool tk_module_loaded(struct trace_kprobe *tk)
 	return !!mod;
 }
 
-/*
- * The hit counters come with the first arming: a probe defined and never
- * enabled costs neither the per-CPU allocation nor its memory.
- */
-static int tk_alloc_nhit(struct trace_kprobe *tk)
-{
-	if (!tk->nhit)
-		tk->nhit = alloc_percpu(unsigned long);
-	return tk->nhit ? 0 : -ENOMEM;
-}
-
 static unsigned long tk_nhit(struct trace_kprobe *tk)
 {
 	unsigned long sum = 0;
 	int cpu;
 
-	if (!tk->nhit)
-		return 0;
 	for_each_possible_cpu(cpu)
 		sum += *per_cpu_ptr(tk->nhit, cpu);
 	return sum;
@@ -560,9 +547,6 @@ static int tk_arm_all(struct trace_probe *tp)
 	trace_probe_for_each_sibling(pos, tp) {
 		struct trace_kprobe *tk = container_of(pos, struct trace_kprobe, tp);
 
-		ret = tk_alloc_nhit(tk);
-		if (ret)
-			break;
 		if (!tk_is_registered(tk) || kprobe_gone(tk_kprobe(tk)))
 			continue;
 		ret = enable_kprobe(tk_kprobe(tk));
@@ -726,7 +710,13 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 	INIT_LIST_HEAD(&kp->list);
 	tk->tp.nr_args = nargs;
 	tk->symbol = symbol ? kstrdup(symbol, GFP_KERNEL) : NULL;
-	if ((symbol && !tk->symbol) ||
+	/*
+	 * The hit counters come with the definition, not its first enabling:
+	 * a per-CPU allocation costs a few thousand instructions, which a
+	 * user enabling a thousand probes in one write would wait for.
+	 */
+	tk->nhit = alloc_percpu(unsigned long);
+	if ((symbol && !tk->symbol) || !tk->nhit ||
 	    trace_probe_init(&tk->tp, event, group, &tk_class, 0)) {
 		free_trace_kprobe(tk);
 		return ERR_PTR(-ENOMEM);
@@ -822,8 +812,6 @@ static int tk_register(struct trace_kprobe *tk)
 	kp->flags &= ~KPROBE_FLAG_DISABLED;
 	if (!trace_probe_is_enabled(&tk->tp))
 		kp->flags |= KPROBE_FLAG_DISABLED;
-	else if (tk_alloc_nhit(tk))
-		return -ENOMEM;
 	ret = tk_is_return(tk) ? register_kretprobe(&tk_ret(tk)->rp) :
 				 register_kprobe(kp);
 	if (ret && tk->symbol)
