@@ -48,7 +48,7 @@ struct trace_kprobe {
 /*
  * An entry probe has no use for the rest of a struct kretprobe: without
  * it, a definition without arguments takes one kmalloc size class less
- * (kmalloc-192 rather than -256 on arm64; `make bench` counts it).
+ * (kmalloc-192 rather than -256 on arm64).
  */
 struct tk_on_entry {
 	struct kprobe		kp;
@@ -1011,7 +1011,9 @@ static int count_mod_one(void *data, const char *name, unsigned long addr)
 /*
  * A probe by name must name exactly one function: -ENOENT if none,
  * -EADDRNOTAVAIL if several (the user must give an address then).
- * Its address goes to @addr.
+ * Its address goes to @addr.  A name without a module that vmlinux has
+ * is vmlinux's: a module loaded later with a function of the same name
+ * does not make the kernel's own ambiguous.
  */
 static int check_symbol_count(const char *mod, const char *name,
 			      unsigned long *addr)
@@ -1020,7 +1022,8 @@ static int check_symbol_count(const char *mod, const char *name,
 
 	if (!mod)
 		kallsyms_on_each_match_symbol(count_one, name, &c);
-	module_kallsyms_on_each_symbol(mod, count_mod_one, &c);
+	if (mod || !c.n)
+		module_kallsyms_on_each_symbol(mod, count_mod_one, &c);
 	*addr = c.n == 1 ? c.addr : 0;
 	if (c.n > 1)
 		return -EADDRNOTAVAIL;
@@ -1641,12 +1644,16 @@ static struct dyn_event_operations trace_kprobe_ops = {
 
 /* ---- Start-up ---------------------------------------------------------- */
 
-/* kprobe_event=DEF[;DEF...]: created once tracefs is up, and enabled. */
+/*
+ * kprobe_event=DEF[;DEF...]: created once tracefs is up, and enabled.
+ * Given more than once, the lists add up, as ftrace's options do.
+ */
 static char kprobe_boot_events_buf[COMMAND_LINE_SIZE] __initdata;
 
 static int __init set_kprobe_boot_events(char *str)
 {
-	strscpy(kprobe_boot_events_buf, str, COMMAND_LINE_SIZE);
+	trace_append_boot_param(kprobe_boot_events_buf, str, ';',
+				COMMAND_LINE_SIZE);
 	disable_tracing_selftest("running kprobe events");
 	return 1;
 }

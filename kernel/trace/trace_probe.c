@@ -109,6 +109,12 @@ static const char *const probe_error_text[TP_ERR_NR] = {
 	[TP_ERR_TOO_MANY_EARGS]	= "Too many entry arguments specified",
 	[TP_ERR_TOO_MANY_NESTED] = "Too many nested typecasts/dereferences",
 	[TP_ERR_TOO_MANY_ARGS]	= "Too many arguments are specified",
+	[TP_ERR_NOSUP_PERCPU]	= "Per-cpu variable access is only for kernel probes",
+	[TP_ERR_NO_EVENT_FIELD]	= "This event field is not found.",
+	[TP_ERR_TYPECAST_BAD_ARROW] = "Typecast field option does not support -> operator",
+	[TP_ERR_TYPECAST_NOT_ALIGNED] = "Typecast field option is not byte-aligned",
+	[TP_ERR_TYPECAST_REQ_FIELD] = "Typecast requires a field access",
+	[TP_ERR_TYPECAST_SYM_OFFSET] = "@SYM+/-OFFSET with typecast needs parentheses",
 };
 
 /* ---- The error log ---------------------------------------------------- */

@@ -31,6 +31,7 @@ struct arg_case {
 	u8		count;
 	u8		bf_lshift;
 	u8		bf_rshift;
+	u16		percpu;
 };
 
 #define KF	(TPARG_FL_KERNEL | TPARG_FL_FENTRY)
@@ -157,6 +158,22 @@ static const struct arg_case arg_cases[] = {
 	  .param = (unsigned long)-1 },
 	{ "\\\"hi there\"", KP, NULL, "arg1", "string", FETCH_BASE_DATA,
 	  FETCH_STORE_STRING },
+	{ "$current", KP, NULL, "arg1", XL, FETCH_BASE_CURRENT,
+	  FETCH_STORE_RAW },
+	{ "t=+16($current):u32", KP, NULL, "t", "u32", FETCH_BASE_CURRENT,
+	  FETCH_STORE_MEM, 1, 16 },
+	{ "this_cpu_ptr(%" R0 ")", KP, NULL, "arg1", XL, FETCH_BASE_REG,
+	  FETCH_STORE_RAW, .reg = R0, .percpu = 1 },
+	{ "this_cpu_read(%" R0 "):u32", KP, NULL, "arg1", "u32", FETCH_BASE_REG,
+	  FETCH_STORE_MEM, 1, 0, .reg = R0, .percpu = 1 },
+	{ "this_cpu_ptr(@cpu_number)", KP, NULL, "arg1", XL, FETCH_BASE_SYMBOL,
+	  FETCH_STORE_RAW, .percpu = 1 },
+	{ "n=this_cpu_read(@cpu_number):s32", KP, NULL, "n", "s32",
+	  FETCH_BASE_SYMBOL, FETCH_STORE_MEM, 1, 0, .percpu = 1 },
+	{ "+8(this_cpu_ptr(@runqueues))", KP, NULL, "arg1", XL,
+	  FETCH_BASE_SYMBOL, FETCH_STORE_MEM, 1, 8, .percpu = 1 },
+	{ "this_cpu_read(+8(%" R1 "))", KP, NULL, "arg1", XL, FETCH_BASE_REG,
+	  FETCH_STORE_MEM, 2, 8, 0, .reg = R1, .percpu = 2 },
 #ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
 	{ "$arg2", KF, NULL, "arg1", XL, FETCH_BASE_ARG, FETCH_STORE_RAW,
 	  .param = 1 },
@@ -180,6 +197,32 @@ static const struct arg_case arg_cases[] = {
 	  FETCH_STORE_RAW },
 	{ "count", KR, "vfs_read", "count", "u64", FETCH_BASE_EDATA,
 	  FETCH_STORE_RAW },
+	{ "(file)file->f_flags", KF, "vfs_read", "arg1", "u32", FETCH_BASE_ARG,
+	  FETCH_STORE_MEM, 1, offsetof(struct file, f_flags) },
+	{ "(file)(file)->f_flags", KF, "vfs_read", "arg1", "u32",
+	  FETCH_BASE_ARG, FETCH_STORE_MEM, 1, offsetof(struct file, f_flags) },
+	{ "m=(file,f_path)file->f_mode", KF, "vfs_read", "m", "u32",
+	  FETCH_BASE_ARG, FETCH_STORE_MEM, 1,
+	  offsetof(struct file, f_mode) - offsetof(struct file, f_path) },
+	{ "(dentry)((file)file->f_path.dentry)->d_name.name:string", KF,
+	  "vfs_read", "arg1", "string", FETCH_BASE_ARG, FETCH_STORE_STRING, 3,
+	  offsetof(struct file, f_path.dentry),
+	  offsetof(struct dentry, d_name.name) },
+	{ "(file)$retval->f_flags", KR, "vfs_read", "arg1", "u32",
+	  FETCH_BASE_RETVAL, FETCH_STORE_MEM, 1,
+	  offsetof(struct file, f_flags) },
+	{ "pid=$current->pid", KP, NULL, "pid", "s32", FETCH_BASE_CURRENT,
+	  FETCH_STORE_MEM, 1, offsetof(struct task_struct, pid) },
+	{ "(task_struct)$current->tgid", KF, "vfs_read", "arg1", "s32",
+	  FETCH_BASE_CURRENT, FETCH_STORE_MEM, 1,
+	  offsetof(struct task_struct, tgid) },
+	{ "(task_struct,group_leader)$current->pid", KF, "vfs_read", "arg1",
+	  "s32", FETCH_BASE_CURRENT, FETCH_STORE_MEM, 1,
+	  offsetof(struct task_struct, pid) -
+	  offsetof(struct task_struct, group_leader) },
+	{ "this_cpu_read((file)file->f_flags)", KF, "vfs_read", "arg1", XL,
+	  FETCH_BASE_ARG, FETCH_STORE_MEM, 2, offsetof(struct file, f_flags), 0,
+	  .percpu = 2 },
 #endif
 };
 
@@ -259,13 +302,14 @@ static void parse_arg_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, p->count, c->count);
 	KUNIT_EXPECT_EQ(test, p->bf_lshift, c->bf_lshift);
 	KUNIT_EXPECT_EQ(test, p->bf_rshift, c->bf_rshift);
+	KUNIT_EXPECT_EQ(test, p->percpu, c->percpu);
 	KUNIT_EXPECT_EQ(test, tp->args[0].dynamic, tp->args[0].type->is_string);
 	KUNIT_EXPECT_EQ(test, !!(tp->arg_kinds & PROBE_ARGS_DYNAMIC),
 			tp->args[0].dynamic);
 	/* Only a whole register is stored without its program. */
 	KUNIT_EXPECT_EQ(test, !(tp->arg_kinds & PROBE_ARGS_GENERAL),
 			c->base == FETCH_BASE_REG && c->store == FETCH_STORE_RAW &&
-			!c->nderef && !c->count && !c->bf_rshift);
+			!c->nderef && !c->count && !c->bf_rshift && !c->percpu);
 	KUNIT_EXPECT_STREQ(test, tp->args[0].comm, strchr(c->text, '=') &&
 			   c->text[0] != '\\' ? strchr(c->text, '=') + 1 : c->text);
 	KUNIT_EXPECT_EQ(test, (int)tp->size,
@@ -341,7 +385,31 @@ static const struct err_case err_cases[] = {
 	{ "p vfs_read var1=@11 ^var1=@12", TP_ERR_USED_ARG_NAME },
 	{ "p vfs_read ^common_pid=@11", TP_ERR_USED_ARG_NAME },
 	{ "p vfs_read arg1=^", TP_ERR_NO_ARG_BODY },
+	{ "p vfs_read ^$current.pid", TP_ERR_BAD_VAR },
+	{ "p vfs_read this_cpu_read(%" R0 "^", TP_ERR_DEREF_OPEN_BRACE },
+	{ "p vfs_read this_cpu_ptr(^$comm)", TP_ERR_COMM_CANT_DEREF },
+	{ "p vfs_read +0(+0(+0(+0(+0(+0(+0(+0(^this_cpu_ptr(@0)))))))))",
+	  TP_ERR_TOO_MANY_NESTED },
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	{ "p vfs_read $current^-pid", TP_ERR_BAD_HYPHEN },
+	{ "p vfs_read $current->^nonexistent", TP_ERR_NO_BTF_FIELD },
+	{ "p vfs_read arg1=(task_struct)file^", TP_ERR_TYPECAST_REQ_FIELD },
+	{ "p vfs_read arg1=(a)((b)((c)((d)((e)((f)((g)((h)(^(i)file->i)"
+	  "->h)->g)->f)->e)->d)->c)->b)->a",
+	  TP_ERR_TOO_MANY_NESTED },
+	{ "p vfs_read arg1=(task_struct,^in_execve)file->comm",
+	  TP_ERR_TYPECAST_NOT_ALIGNED },
+	{ "p vfs_read arg1=(task_struct,^foo_bar)file->pid", TP_ERR_NO_BTF_FIELD },
+	{ "p vfs_read arg1=(^task_struct1234)file->pid", TP_ERR_NO_PTR_STRCT },
+	{ "p vfs_read arg1=(task_struct,se^->group_node)file->comm",
+	  TP_ERR_TYPECAST_BAD_ARROW },
+	{ "p vfs_read arg1=(task_struct,^->pid)file->comm", TP_ERR_NO_BTF_FIELD },
+	{ "p vfs_read arg1=(task_struct,^.pid)file->comm", TP_ERR_NO_BTF_FIELD },
+	{ "p vfs_read arg1=(task_struct)^@symbol+10->comm",
+	  TP_ERR_TYPECAST_SYM_OFFSET },
+	{ "p vfs_read arg1=(file)^(file->f_flags", TP_ERR_DEREF_OPEN_BRACE },
+	{ "p vfs_read arg1=(file)(file)^f_flags", TP_ERR_TYPECAST_REQ_FIELD },
+	{ "p vfs_read arg1=(file)+0(file->f_flags^", TP_ERR_DEREF_OPEN_BRACE },
 	{ "p vfs_read args=^$arg*", TP_ERR_BAD_VAR_ARGS },
 	{ "p vfs_read +0(^$arg*)", TP_ERR_BAD_VAR_ARGS },
 	{ "p vfs_read $arg* ^$arg*", TP_ERR_DOUBLE_ARGS },

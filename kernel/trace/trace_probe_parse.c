@@ -5,10 +5,10 @@
  * bad token.
  *
  * Not built on its own: trace_probe.c includes it, with the kernel's
- * headers, and the host test (tools/testing/probes/host/) with
- * small stand-ins for the few kernel services it uses (string and number
- * helpers, allocation, register names, the error log), to test it and
- * fuzz it with the sanitizers.
+ * headers, and so can a host program, with small stand-ins for the few
+ * kernel services it uses (string and number helpers, allocation,
+ * register names, the error log), to test it and fuzz it with the
+ * sanitizers.
  */
 
 /* ---- Types ------------------------------------------------------------ */
@@ -254,67 +254,177 @@ static const char *btf_default_type(struct traceprobe_parse_context *ctx)
 }
 
 /*
- * Resolve "->a.b->c" on a value of BTF type @type: each "->" reads memory
- * at the accumulated offset of the "."-joined members before it.
+ * Walk "a.b.c" from *@pp in the structure or union @type of @btf, up to
+ * the end or a "->".  Give the bit offset of the member reached, its type
+ * in *@ptype, what follows the "->" in *@pp (NULL at the end), and in
+ * *@at where an error about the walk as a whole points: the text after
+ * the "->", or the last name.
  */
-static int parse_btf_fields(struct arg_parse *ap, char *p,
-			    const struct btf_type *type)
+static int btf_walk_members(struct arg_parse *ap, struct btf *btf,
+			    const struct btf_type **ptype, char **pp,
+			    u32 *pbitoffs, char **at)
 {
 	struct traceprobe_parse_context *ctx = ap->ctx;
+	const struct btf_type *type = *ptype, *mtype;
 	const struct btf_member *member;
-	const struct btf_type *mtype;
-	u32 bitoffs, anon;
-	char *name, *next;
+	char *name, *next, *p = *pp;
+	u32 bitoffs = 0, anon;
 	bool arrow;
+
+	do {
+		name = p;
+		next = strpbrk(p, ".-");
+		arrow = false;
+		if (next) {
+			if (next[0] == '-' && next[1] != '>')
+				return parse_fail(ap, next, TP_ERR_BAD_HYPHEN);
+			arrow = next[0] == '-';
+			*next = '\0';
+			next += arrow ? 2 : 1;
+		}
+		anon = 0;
+		member = btf_find_struct_member(btf, type, name, &anon, &mtype);
+		if (IS_ERR(member))
+			return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
+		if (!member)
+			return parse_fail(ap, name, TP_ERR_NO_BTF_FIELD);
+		bitoffs += anon;
+		if (btf_type_kflag(mtype)) {
+			bitoffs += BTF_MEMBER_BIT_OFFSET(member->offset);
+			ctx->last_bitsize = BTF_MEMBER_BITFIELD_SIZE(member->offset);
+		} else {
+			bitoffs += member->offset;
+			ctx->last_bitsize = 0;
+		}
+		type = btf_type_skip_modifiers(btf, member->type, NULL);
+		if (!type)
+			return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
+		p = next;
+	} while (p && !arrow);
+
+	*ptype = type;
+	*pp = p;
+	*pbitoffs = bitoffs;
+	*at = p ? p : name;
+	return 0;
+}
+
+/*
+ * Resolve "->a.b->c" on a value of BTF type @type: each "->" reads memory
+ * at the accumulated offset of the "."-joined members before it.  After a
+ * typecast (@cast), @type is the structure itself, not a pointer, and the
+ * value points @prefix bytes into it (the "(STRUCT,FIELD)" form): the
+ * first access is that much nearer.
+ */
+static int parse_btf_fields(struct arg_parse *ap, char *p,
+			    const struct btf_type *type, struct btf *btf,
+			    bool cast, u32 prefix)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	bool first = true;
+	char *name, *at;
+	u32 bitoffs;
+	long offs;
 	int ret;
 
 	while (p) {
-		/* p points just after "->". */
-		if (BTF_INFO_KIND(type->info) != BTF_KIND_PTR)
-			return parse_fail(ap, p, TP_ERR_NO_PTR_STRCT);
-		type = btf_type_skip_modifiers(ctx->btf, type->type, NULL);
-		if (!type)
-			return parse_fail(ap, p, TP_ERR_BAD_BTF_TID);
-		bitoffs = 0;
-		do {
-			name = p;
-			next = strpbrk(p, ".-");
-			arrow = false;
-			if (next) {
-				if (next[0] == '-' && next[1] != '>')
-					return parse_fail(ap, next, TP_ERR_BAD_HYPHEN);
-				arrow = next[0] == '-';
-				*next = '\0';
-				next += arrow ? 2 : 1;
-			}
-			anon = 0;
-			member = btf_find_struct_member(ctx->btf, type, name,
-							&anon, &mtype);
-			if (IS_ERR(member))
-				return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
-			if (!member)
-				return parse_fail(ap, name, TP_ERR_NO_BTF_FIELD);
-			bitoffs += anon;
-			if (btf_type_kflag(mtype)) {
-				bitoffs += BTF_MEMBER_BIT_OFFSET(member->offset);
-				ctx->last_bitsize = BTF_MEMBER_BITFIELD_SIZE(member->offset);
-			} else {
-				bitoffs += member->offset;
-				ctx->last_bitsize = 0;
-			}
-			type = btf_type_skip_modifiers(ctx->btf, member->type, NULL);
+		/* p points just after "->", or at the cast's first field. */
+		if (!(first && cast)) {
+			if (BTF_INFO_KIND(type->info) != BTF_KIND_PTR)
+				return parse_fail(ap, p, TP_ERR_NO_PTR_STRCT);
+			type = btf_type_skip_modifiers(btf, type->type, NULL);
 			if (!type)
-				return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
-			p = next;
-		} while (p && !arrow);
-
-		ret = add_deref(ap, bitoffs / 8, false, name);
+				return parse_fail(ap, p, TP_ERR_BAD_BTF_TID);
+		}
+		name = p;
+		ret = btf_walk_members(ap, btf, &type, &p, &bitoffs, &at);
+		if (ret)
+			return ret;
+		offs = bitoffs / 8;
+		if (first && cast)
+			offs -= prefix;
+		ret = add_deref(ap, offs, false, name);
 		if (ret)
 			return ret;
 		ctx->last_bitoffs = bitoffs % 8;
 		ctx->last_type = type;
+		ctx->last_btf = btf;
+		first = false;
 	}
 	return 0;
+}
+
+/* The BTF a typecast or "$current->" names a structure in, held. */
+static void hold_cast_btf(struct traceprobe_parse_context *ctx,
+			  struct btf *btf)
+{
+	if (ctx->cast_btf)
+		btf_put(ctx->cast_btf);
+	ctx->cast_btf = btf;
+}
+
+static void drop_cast_btf(struct traceprobe_parse_context *ctx)
+{
+	hold_cast_btf(ctx, NULL);
+}
+
+/* The structure @name, or a negative errno. */
+static int find_struct(struct traceprobe_parse_context *ctx, const char *name,
+		       const struct btf_type **type)
+{
+	struct btf *btf = NULL;
+	s32 id;
+
+	id = bpf_find_btf_id(name, BTF_KIND_STRUCT, &btf);
+	if (id < 0)
+		return id;
+	hold_cast_btf(ctx, btf);
+	*type = btf_type_by_id(btf, id);
+	return *type ? 0 : -ENOENT;
+}
+
+/*
+ * "(STRUCT[,FIELD])" applied to a value already compiled: resolve @fields
+ * in STRUCT.  With FIELD, the value points at that member, as the
+ * argument of container_of() does; FIELD may be "a.b" but not cross a
+ * pointer, and must start on a byte.
+ */
+static int parse_cast_fields(struct arg_parse *ap, char *cast, char *fields)
+{
+	struct traceprobe_parse_context *ctx = ap->ctx;
+	const struct btf_type *st, *t;
+	char *member, *at;
+	u32 bitoffs = 0;
+	int ret;
+
+	member = strchr(cast, ',');
+	if (member)
+		*member++ = '\0';
+	if (find_struct(ctx, cast, &st))
+		return parse_fail(ap, cast, TP_ERR_NO_PTR_STRCT);
+	if (member) {
+		t = st;
+		ret = btf_walk_members(ap, ctx->cast_btf, &t, &member, &bitoffs,
+				       &at);
+		if (ret)
+			return ret;
+		if (bitoffs % 8)
+			return parse_fail(ap, at, TP_ERR_TYPECAST_NOT_ALIGNED);
+		if (member)
+			return parse_fail(ap, at - 2, TP_ERR_TYPECAST_BAD_ARROW);
+	}
+	return parse_btf_fields(ap, fields, st, ctx->cast_btf, true,
+				bitoffs / 8);
+}
+
+/* "$current->a.b->c": fields of the current task_struct. */
+static int parse_current_fields(struct arg_parse *ap, char *var, char *fields)
+{
+	const struct btf_type *st;
+
+	if (find_struct(ap->ctx, "task_struct", &st))
+		return parse_fail(ap, var, TP_ERR_NO_BTF_ENTRY);
+	return parse_btf_fields(ap, fields, st, ap->ctx->cast_btf, true, 0);
 }
 
 static int save_entry_arg(struct traceprobe_parse_context *ctx, int argnum);
@@ -384,9 +494,10 @@ found:
 	if (!type)
 		return parse_fail(ap, var, TP_ERR_BAD_BTF_TID);
 	ctx->last_type = type;
+	ctx->last_btf = ctx->btf;
 	ctx->last_bitoffs = 0;
 	ctx->last_bitsize = 0;
-	return fields ? parse_btf_fields(ap, fields, type) : 0;
+	return fields ? parse_btf_fields(ap, fields, type, ctx->btf, false, 0) : 0;
 }
 
 /* A BTF-typed value asked for as a string: char[] is read in place, char * through. */
@@ -394,13 +505,14 @@ static int btf_string_fixup(struct arg_parse *ap, const char *type)
 {
 	struct traceprobe_parse_context *ctx = ap->ctx;
 	const struct btf_type *t = ctx->last_type;
+	struct btf *btf = ctx->last_btf;
 
-	if (!ctx->btf || !t)
+	if (!btf || !t)
 		return 0;
 	if (BTF_INFO_KIND(t->info) == BTF_KIND_ARRAY &&
-	    btf_is_byte(ctx->btf, btf_array(t)->type))
+	    btf_is_byte(btf, btf_array(t)->type))
 		return 0;
-	if (BTF_INFO_KIND(t->info) == BTF_KIND_PTR && btf_is_byte(ctx->btf, t->type))
+	if (BTF_INFO_KIND(t->info) == BTF_KIND_PTR && btf_is_byte(btf, t->type))
 		return add_deref(ap, 0, type[0] == 'u', ap->text);
 	return parse_fail(ap, ap->text, TP_ERR_BAD_TYPE4STR);
 }
@@ -425,6 +537,21 @@ static const char *btf_default_type(struct traceprobe_parse_context *ctx)
 static int parse_btf_var(struct arg_parse *ap, char *var)
 {
 	return parse_fail(ap, var, TP_ERR_NOSUP_BTFARG);
+}
+
+static void drop_cast_btf(struct traceprobe_parse_context *ctx)
+{
+	ctx->cast_btf = NULL;
+}
+
+static int parse_cast_fields(struct arg_parse *ap, char *cast, char *fields)
+{
+	return parse_fail(ap, cast, TP_ERR_NOSUP_BTFARG);
+}
+
+static int parse_current_fields(struct arg_parse *ap, char *var, char *fields)
+{
+	return parse_fail(ap, var, TP_ERR_BAD_VAR);
 }
 
 static int btf_string_fixup(struct arg_parse *ap, const char *type)
@@ -531,6 +658,23 @@ static int parse_var(struct arg_parse *ap, char *var)
 		return 0;
 	}
 
+	if (str_has_prefix(name, "current")) {
+		if (!(ctx->flags & TPARG_FL_KERNEL))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+		char *rest = var + strlen("$current");
+
+		prog->base = FETCH_BASE_CURRENT;
+		if (rest[0] == '-' && rest[1] == '>') {
+			*rest = '\0';
+			return parse_current_fields(ap, var, rest + 2);
+		}
+		if (rest[0] == '-' && IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS))
+			return parse_fail(ap, rest, TP_ERR_BAD_HYPHEN);
+		if (rest[0])
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+		return 0;
+	}
+
 	/* "$arg*" stands for all the arguments, only as a word of its own. */
 	if (!strcmp(name, "arg*"))
 		return parse_fail(ap, var, TP_ERR_BAD_VAR_ARGS);
@@ -599,8 +743,8 @@ static int parse_deref(struct arg_parse *ap, char *s)
 	ret = parse_fetch(ap, open + 1);
 	if (ret)
 		return ret;
-	if (ap->prog->base == FETCH_BASE_COMM ||
-	    ap->prog->base == FETCH_BASE_DATA)
+	if (!ap->prog->nderef && (ap->prog->base == FETCH_BASE_COMM ||
+				  ap->prog->base == FETCH_BASE_DATA))
 		return parse_fail(ap, open + 1, TP_ERR_COMM_CANT_DEREF);
 	ap->ctx->last_type = NULL;
 	return add_deref(ap, offs, user, open + 1);
@@ -641,6 +785,165 @@ static int parse_memory(struct arg_parse *ap, char *s)
 	return add_deref(ap, 0, false, s);
 }
 
+#define THIS_CPU_PTR	"this_cpu_ptr("
+#define THIS_CPU_READ	"this_cpu_read("
+
+/* The ')' matching the '(' at @open, or NULL. */
+static char *matching_paren(char *open)
+{
+	int depth = 0;
+	char *p;
+
+	for (p = open; *p; p++) {
+		if (*p == '(')
+			depth++;
+		else if (*p == ')' && !--depth)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * "(STRUCT[,FIELD])VALUE->FIELDS": VALUE, a variable or a parenthesized,
+ * dereferenced or per-CPU value, taken as a pointer to STRUCT.  Only
+ * where BTF says what the arguments are (function entry and exit) and
+ * for event probes' fields.  The text is checked from the outside in,
+ * then the value compiled, then the cast resolved into plain accesses.
+ */
+static int parse_typecast(struct arg_parse *ap, char *s)
+{
+	unsigned int flags = ap->ctx->flags;
+	char *cast = s + 1, *value, *close, *fields, *open;
+	int ret;
+
+	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) ||
+	    !((flags & TPARG_FL_TEVENT) || tparg_is_function_entry(flags) ||
+	      tparg_is_function_return(flags)))
+		return parse_fail(ap, s, TP_ERR_NOSUP_BTFARG);
+
+	close = strchr(s, ')');
+	if (!close)
+		return parse_fail(ap, s + strlen(s), TP_ERR_DEREF_OPEN_BRACE);
+	*close = '\0';
+	value = close + 1;
+
+	if (value[0] == '(') {
+		close = matching_paren(value);
+		if (!close)
+			return parse_fail(ap, value, TP_ERR_DEREF_OPEN_BRACE);
+		if (close[1] != '-' || close[2] != '>')
+			return parse_fail(ap, close + 1, TP_ERR_TYPECAST_REQ_FIELD);
+		*close = '\0';
+		fields = close + 3;
+		value++;
+	} else if (value[0] == '+' || value[0] == '-' ||
+		   str_has_prefix(value, THIS_CPU_PTR) ||
+		   str_has_prefix(value, THIS_CPU_READ)) {
+		/* Its own parentheses may hold another "->". */
+		open = strchr(value + 1, '(');
+		if (!open)
+			return parse_fail(ap, value, TP_ERR_DEREF_NEED_BRACE);
+		close = matching_paren(open);
+		if (!close)
+			return parse_fail(ap, value + strlen(value),
+					  TP_ERR_DEREF_OPEN_BRACE);
+		close++;
+		if (close[0] != '-' || close[1] != '>')
+			return parse_fail(ap, close, TP_ERR_TYPECAST_REQ_FIELD);
+		*close = '\0';
+		fields = close + 2;
+	} else {
+		/* "@SYM+8->f" would be ambiguous: "@SYM+(8->f)"? */
+		if (value[0] == '@') {
+			close = strpbrk(value, "+-");
+			if (close && isdigit(close[1]))
+				return parse_fail(ap, value,
+						  TP_ERR_TYPECAST_SYM_OFFSET);
+		}
+		close = strchr(value, '-');
+		if (!close || close[1] != '>')
+			return parse_fail(ap, value + strlen(value),
+					  TP_ERR_TYPECAST_REQ_FIELD);
+		*close = '\0';
+		fields = close + 2;
+	}
+
+	ret = parse_fetch(ap, value);
+	if (ret)
+		return ret;
+	return parse_cast_fields(ap, cast, fields);
+}
+
+/*
+ * "this_cpu_ptr(VALUE)" and "this_cpu_read(VALUE)": VALUE is a per-CPU
+ * pointer, made this CPU's; "_read" reads a word there.  "@SYM" inside
+ * names the per-CPU variable itself, whose address is the pointer.
+ */
+static int parse_this_cpu(struct arg_parse *ap, char *s)
+{
+	struct fetch_prog *prog = ap->prog;
+	bool read = str_has_prefix(s, THIS_CPU_READ);
+	char *value, *close;
+	int ret;
+
+	if (!(ap->ctx->flags & TPARG_FL_KERNEL) ||
+	    (ap->ctx->flags & TPARG_FL_TEVENT))
+		return parse_fail(ap, s, TP_ERR_NOSUP_PERCPU);
+	value = s + (read ? strlen(THIS_CPU_READ) : strlen(THIS_CPU_PTR));
+	close = strrchr(value, ')');
+	if (!close)
+		return parse_fail(ap, value + strlen(value),
+				  TP_ERR_DEREF_OPEN_BRACE);
+	*close = '\0';
+
+	ret = parse_fetch(ap, value);
+	if (ret)
+		return ret;
+	if (!prog->nderef && (prog->base == FETCH_BASE_COMM ||
+			      prog->base == FETCH_BASE_DATA))
+		return parse_fail(ap, value, TP_ERR_COMM_CANT_DEREF);
+	ap->ctx->last_type = NULL;
+
+	if (value[0] == '@') {
+		/* Not the word at the address: the address. */
+		prog->nderef--;
+		prog->user &= ~BIT(prog->nderef);
+		ap->ops--;
+	}
+	ret = add_ops(ap, 1, value);
+	if (ret)
+		return ret;
+	/* One step holds one conversion: this_cpu_ptr(this_cpu_ptr(v)). */
+	if (prog->percpu & BIT(prog->nderef))
+		return parse_fail(ap, value, TP_ERR_TOO_MANY_OPS);
+	prog->percpu |= BIT(prog->nderef);
+	return read ? add_deref(ap, 0, false, value) : 0;
+}
+
+/*
+ * A dereference, a typecast or a per-CPU read: each holds another value,
+ * and userspace is told how deep they may nest, not the size of a
+ * program; the error is under the first one too deep, whatever is wrong
+ * inside it.  The construct is not an operation of its own.
+ */
+static int parse_nested(struct arg_parse *ap, char *s)
+{
+	int ret;
+
+	if (ap->depth >= FETCH_MAX_NESTED)
+		return parse_fail(ap, s, TP_ERR_TOO_MANY_NESTED);
+	ap->ops--;
+	ap->depth++;
+	if (s[0] == '+' || s[0] == '-')
+		ret = parse_deref(ap, s);
+	else if (s[0] == '(')
+		ret = parse_typecast(ap, s);
+	else
+		ret = parse_this_cpu(ap, s);
+	ap->depth--;
+	return ret;
+}
+
 /* One fetch argument, without its type, recursively. */
 static int parse_fetch(struct arg_parse *ap, char *s)
 {
@@ -668,18 +971,8 @@ static int parse_fetch(struct arg_parse *ap, char *s)
 		return parse_memory(ap, s);
 	case '+':
 	case '-':
-		ap->ops--;	/* the access, not the sign, is the operation */
-		/*
-		 * Userspace is told the nesting limit, not the size of a
-		 * program: the error is under the first dereference too
-		 * deep, whatever is wrong inside it.
-		 */
-		if (ap->depth >= FETCH_MAX_NESTED)
-			return parse_fail(ap, s, TP_ERR_TOO_MANY_NESTED);
-		ap->depth++;
-		ret = parse_deref(ap, s);
-		ap->depth--;
-		return ret;
+	case '(':
+		return parse_nested(ap, s);
 	case '\\':
 		if (s[1] == '"') {
 			size_t len = strlen(s + 2);
@@ -699,7 +992,18 @@ static int parse_fetch(struct arg_parse *ap, char *s)
 		return 0;
 	}
 
+	if (str_has_prefix(s, THIS_CPU_PTR) || str_has_prefix(s, THIS_CPU_READ))
+		return parse_nested(ap, s);
+
 	if (isalpha(s[0]) || s[0] == '_') {
+		/* An event probe's field, named as the event's format does. */
+		if (ctx->flags & TPARG_FL_TEVENT) {
+			prog->data = probe_event_field(ctx->event, s);
+			if (!prog->data)
+				return parse_fail(ap, s, TP_ERR_NO_EVENT_FIELD);
+			prog->base = FETCH_BASE_EFIELD;
+			return 0;
+		}
 		if (!tparg_is_function_entry(ctx->flags) &&
 		    !tparg_is_function_return(ctx->flags))
 			return parse_fail(ap, s, TP_ERR_NOSUP_BTFARG);
@@ -904,6 +1208,7 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 	}
 
 	ctx->last_type = NULL;
+	ctx->last_btf = NULL;
 	ctx->last_bitoffs = 0;
 	ctx->last_bitsize = 0;
 	ret = parse_fetch(&ap, ap.text);
@@ -925,6 +1230,10 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 	ret = finish_prog(&ap, type);
 	if (ret)
 		goto out;
+	/* Nothing parsed later may name a type of this argument's casts. */
+	drop_cast_btf(ctx);
+	ctx->last_type = NULL;
+	ctx->last_btf = NULL;
 
 	parg->offset = tp->size;
 	tp->size += parg->type->size * (parg->count ?: 1);
@@ -1048,5 +1357,6 @@ void traceprobe_free_probe_arg(struct probe_arg *arg)
  */
 void traceprobe_finish_parse(struct traceprobe_parse_context *ctx)
 {
+	drop_cast_btf(ctx);
 	btf_release(ctx);
 }

@@ -2,8 +2,7 @@
 /*
  * The compiled form of probe arguments, and the parser's interface: what
  * trace_probe_parse.c needs and gives.  Kernel-free on purpose, so that
- * the parser also builds as a host program, to be tested and fuzzed
- * (tools/testing/probes/host/parse-test.c).
+ * the parser also builds as a host program, to be tested and fuzzed.
  */
 #ifndef _TRACE_PROBE_PROG_H
 #define _TRACE_PROBE_PROG_H
@@ -43,6 +42,7 @@ enum fetch_base {
 	FETCH_BASE_DATA,	/* address of the constant string data */
 	FETCH_BASE_FOFFS,	/* file offset param, made an address per hit */
 	FETCH_BASE_EFIELD,	/* a field of the record an eprobe is attached to */
+	FETCH_BASE_CURRENT,	/* address of the current task_struct */
 };
 
 /* How a fetch program stores what it reached. */
@@ -56,9 +56,10 @@ enum fetch_store {
 #define FETCH_MAX_OPS		15
 #define FETCH_MAX_DEREF		(FETCH_MAX_OPS - 1)
 /*
- * "+OFFS(...)" dereferences one inside another, at most this deep: the
- * limit userspace is told of (TOO_MANY_NESTED), below what a program
- * holds.  BTF "->field" accesses do not nest and are not counted.
+ * "+OFFS(...)" dereferences, "(STRUCT)" typecasts and this_cpu_*()
+ * reads one inside another, at most this deep: the limit userspace is
+ * told of (TOO_MANY_NESTED), below what a program holds.  BTF "->field"
+ * accesses do not nest and are not counted.
  */
 #define FETCH_MAX_NESTED	8
 
@@ -79,6 +80,9 @@ enum fetch_store {
  * @data: @base's data: the constant string, the symbol name, the
  *	eprobe's &struct ftrace_event_field
  * @user: bit i set if access i reads user memory
+ * @percpu: bit i set if the value before access i is a per-CPU pointer,
+ *	made this CPU's address before the access's offset is added; bit
+ *	@nderef for the final value (this_cpu_ptr() outermost)
  * @offs: the offset added before each memory access
  */
 struct fetch_prog {
@@ -94,6 +98,7 @@ struct fetch_prog {
 	unsigned long		param;
 	void			*data;
 	u16			user;
+	u16			percpu;
 	long			offs[FETCH_MAX_DEREF];
 };
 
@@ -170,7 +175,7 @@ struct probe_entry_arg {
 static inline bool fetch_prog_is_whole_reg(const struct fetch_prog *p)
 {
 	return p->base == FETCH_BASE_REG && p->store == FETCH_STORE_RAW &&
-	       !p->nderef && !p->count && !p->bf_rshift;
+	       !p->nderef && !p->count && !p->bf_rshift && !p->percpu;
 }
 
 /**
@@ -224,7 +229,11 @@ static inline bool tparg_is_function_return(unsigned int flags)
  * @proto: the function's prototype
  * @params: its parameters
  * @nr_params: entries of @params
+ * @cast_btf: the BTF of the structure named by the typecast resolved
+ *	last, or of task_struct for "$current->"; held until the argument
+ *	is parsed
  * @last_type: BTF type of the value parsed last
+ * @last_btf: the BTF @last_type is in (@btf or @cast_btf)
  * @last_bitoffs: bit offset of a BTF bitfield in the word read
  * @last_bitsize: bit size of a BTF bitfield, 0 otherwise
  */
@@ -238,7 +247,9 @@ struct traceprobe_parse_context {
 	const struct btf_type		*proto;
 	const struct btf_param		*params;
 	s32				nr_params;
+	struct btf			*cast_btf;
 	const struct btf_type		*last_type;
+	struct btf			*last_btf;
 	u32				last_bitoffs;
 	u32				last_bitsize;
 };
@@ -260,7 +271,7 @@ struct ftrace_event_field *probe_event_field(struct trace_event_call *event,
 /*
  * The error_log vocabulary.  The codes are ours; the texts are what
  * userspace (ftracetest's *_syntax_errors.tc among others) reads, so they
- * are upstream's, word for word, in trace_probe.c.
+ * stay word for word what they have been, in trace_probe.c.
  */
 enum probe_error {
 	TP_ERR_FILE_NOT_FOUND, TP_ERR_NO_REGULAR_FILE, TP_ERR_BAD_REFCNT,
@@ -291,6 +302,9 @@ enum probe_error {
 	TP_ERR_BAD_HYPHEN, TP_ERR_NO_BTF_FIELD, TP_ERR_BAD_BTF_TID,
 	TP_ERR_BAD_TYPE4STR, TP_ERR_NEED_STRING_TYPE, TP_ERR_EVENT_TOO_BIG,
 	TP_ERR_TOO_MANY_EARGS, TP_ERR_TOO_MANY_NESTED, TP_ERR_TOO_MANY_ARGS,
+	TP_ERR_NOSUP_PERCPU, TP_ERR_NO_EVENT_FIELD, TP_ERR_TYPECAST_BAD_ARROW,
+	TP_ERR_TYPECAST_NOT_ALIGNED, TP_ERR_TYPECAST_REQ_FIELD,
+	TP_ERR_TYPECAST_SYM_OFFSET,
 	TP_ERR_NR,
 };
 

@@ -151,8 +151,11 @@ fetch_event_field(struct ftrace_event_field *f, void *rec)
 		return f->is_signed ? (long)*(s16 *)addr : *(u16 *)addr;
 	case 4:
 		return f->is_signed ? (long)*(s32 *)addr : *(u32 *)addr;
+	case sizeof(long):
+		return *(unsigned long *)addr;
 	}
-	return *(unsigned long *)addr;
+	/* An array (or a field wider than a word): where it lies. */
+	return (unsigned long)addr;
 }
 
 static nokprobe_inline unsigned long
@@ -188,8 +191,24 @@ fetch_base_value(const struct fetch_prog *p, struct probe_fetch_env *env)
 		return env->foffs_base + p->param;
 	case FETCH_BASE_EFIELD:
 		return fetch_event_field(p->data, env->rec);
+	case FETCH_BASE_CURRENT:
+		return (unsigned long)current;
 	}
 	return 0;
+}
+
+/*
+ * this_cpu_ptr() of a value the program computed: only kernel probes
+ * have them (the parser refuses them elsewhere), and their handlers run
+ * with preemption off, so the CPU cannot change under the read.
+ */
+static nokprobe_inline unsigned long fetch_cpu_ptr(const struct fetch_prog *p,
+						   unsigned int i,
+						   unsigned long v)
+{
+	if (likely(!(p->percpu & BIT(i))))
+		return v;
+	return (unsigned long)this_cpu_ptr((void __percpu *)v);
 }
 
 /* The value after the first @n memory accesses, or -EFAULT. */
@@ -201,8 +220,8 @@ static nokprobe_inline int fetch_walk(const struct fetch_prog *p,
 	unsigned int i;
 
 	for (i = 0; i < n; i++)
-		if (probe_read(env, &v, v + p->offs[i], sizeof(v),
-			       env->user || (p->user & BIT(i))))
+		if (probe_read(env, &v, fetch_cpu_ptr(p, i, v) + p->offs[i],
+			       sizeof(v), env->user || (p->user & BIT(i))))
 			return -EFAULT;
 	*val = v;
 	return 0;
@@ -217,11 +236,14 @@ static nokprobe_inline int fetch_target(const struct fetch_prog *p,
 
 	if (p->store == FETCH_STORE_RAW || p->store == FETCH_STORE_SYMSTR ||
 	    !p->nderef)
-		return fetch_walk(p, env, p->nderef, val);
-	last = p->nderef - 1;
+		last = p->nderef;
+	else
+		last = p->nderef - 1;
 	if (fetch_walk(p, env, last, val))
 		return -EFAULT;
-	*val += p->offs[last];
+	*val = fetch_cpu_ptr(p, last, *val);
+	if (last < p->nderef)
+		*val += p->offs[last];
 	return 0;
 }
 

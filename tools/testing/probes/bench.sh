@@ -162,6 +162,9 @@ names = {
     "c": "(c) a string deref", "d": "(d) on a stepped stp",
     "e": "(e) on a simulated bl", "f": "(f) kretprobe",
     "g": "(g) kprobe + kretprobe", "c2": "(c2) a short string deref",
+    "m": "(m) $current->pid", "n": "(n) this_cpu_read(@cpu_number)",
+    "o": "(o) a typecast chain of three accesses",
+    "p": "(p) fprobe entry event", "q": "(q) fprobe exit event, an entry argument",
     "ftrace": "function tracer (the floor)",
 }
 print(f"getppid loop, instructions per call: upstream {up[('@bench','baseline')] / n:.0f}, "

@@ -114,6 +114,16 @@ if [ -w $opt ]; then
 	echo "$was" >$opt
 fi
 
+# Mainline's newer argument forms, and fprobe events, on the same
+# function, after all the above: $current's field, a per-CPU read, a
+# typecast chain of three accesses, an fprobe entry event and an fprobe
+# exit event with an entry argument.
+bench m "p:bench/m $f pid=\$current->pid"
+bench n "p:bench/n $f cpu=this_cpu_read(@cpu_number):s32"
+bench o "p:bench/o $f pid=(task_struct)\$current->real_parent->group_leader->pid"
+bench p "f:bench/p $f"
+bench q "f:bench/q $f%return a=\$arg1"
+
 [ "$pass" != exceptions ] || exit 0
 
 # Registration: 1000 probes on distinct traceable functions.

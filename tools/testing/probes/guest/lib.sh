@@ -83,7 +83,7 @@ with_bench_probes() {
 	measure=$2
 	shift 2
 	for def in "$@"; do
-		echo "$def" >>kprobe_events || echo "@error $name: $def" >&3
+		echo "$def" >>dynamic_events || echo "@error $name: $def" >&3
 	done
 	echo 1 >events/bench/enable
 	# A kernel with optimized probes switches them in from a worker,

@@ -43,7 +43,7 @@ int regs_query_register_offset(const char *name)
 
 static const char *const base_names[] = {
 	"NONE", "REG", "STACK", "STACKP", "RETVAL", "ARG", "EDATA", "COMM",
-	"IMM", "SYMBOL", "DATA", "FOFFS", "EFIELD",
+	"IMM", "SYMBOL", "DATA", "FOFFS", "EFIELD", "CURRENT",
 };
 
 static const char *const store_names[] = { "RAW", "MEM", "STRING", "SYMSTR" };

@@ -1,0 +1,116 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# What the newer argument forms record, each checked against a value the
+# record or the workload gives another way: $current's fields against
+# the task the record names, this_cpu_read() against the record's CPU,
+# BTF typecasts (plain, nested, container_of's "(STRUCT,FIELD)", on a
+# return value) against the name of the file read, or the same field
+# reached without a cast. ftracetest only checks they are accepted.
+. /harness/lib.sh
+cd /sys/kernel/tracing
+loop=/harness/progs/getppid_loop
+bench_points
+clean_slate
+echo >error_log
+
+check() { # NAME CONDITION...: PASS if the condition holds
+	name=$1
+	shift
+	if "$@"; then
+		result fetch-values PASS "$name"
+	else
+		result fetch-values FAIL "$name"
+		{ echo "kprobe_events:"; cat kprobe_events; echo "error_log:"
+		  cat error_log; echo "trace:"; grep -v '^#' trace | head -20; } \
+			>/tmp/fv.log
+		log_file fetch-values "$name" /tmp/fv.log
+	fi
+}
+# field NAME: the value of NAME= in each record of the trace, a line each.
+field() { grep -v '^#' trace | sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p"; }
+# The task's pid and the CPU of each record, "PID CPU" a line.
+task_cpu() {
+	grep -v '^#' trace | sed -n 's/^ *[^ ]*-\([0-9]*\) *\[0*\([0-9]*\)\].*/\1 \2/p'
+}
+# run EVENT COMMAND...: enabled, run, disabled.
+run() {
+	ev=$1
+	shift
+	echo 1 >"events/vals/$ev/enable"
+	"$@" >/dev/null 2>&1
+	echo 0 >"events/vals/$ev/enable"
+}
+
+# The scheduler's per-CPU run queue, reached through this CPU's copy:
+# each CPU's lies elsewhere; with BTF, its cpu member is the CPU the
+# record shows, its curr the task, and this_cpu_read() reads the word
+# this_cpu_ptr() points at.
+if has_config PROBE_EVENTS_BTF_ARGS; then
+	btf=" n=(rq)this_cpu_ptr(@runqueues)->cpu:s32 t=(rq)this_cpu_ptr(@runqueues)->curr c=\$current"
+fi
+echo "p:vals/cpu $f p=this_cpu_ptr(@runqueues) w=this_cpu_read(@runqueues):x64 w2=+0(this_cpu_ptr(@runqueues)):x64${btf:-}" \
+	>>kprobe_events
+check cpu-accepted [ $? -eq 0 ]
+for cpu in $(seq 0 $(($(nproc) - 1))); do
+	run cpu taskset -c "$cpu" $loop 20 1
+done
+ptrs=$(field p | sort -u | wc -l)
+check this-cpu-ptr-per-cpu [ "$ptrs" -eq "$(nproc)" ]
+field w >/tmp/fv.w
+field w2 >/tmp/fv.w2
+check this-cpu-read-is-the-word [ -s /tmp/fv.w ] && cmp -s /tmp/fv.w /tmp/fv.w2
+if [ -n "${btf:-}" ]; then
+	task_cpu | cut -d' ' -f2 >/tmp/fv.cpu
+	field n >/tmp/fv.n
+	cpus=$(sort -u /tmp/fv.cpu | wc -l)
+	check this-cpu-rq-cpu [ -s /tmp/fv.n ] && cmp -s /tmp/fv.cpu /tmp/fv.n &&
+		[ "$cpus" -eq "$(nproc)" ]
+	field t >/tmp/fv.t
+	field c >/tmp/fv.c
+	check this-cpu-rq-curr [ -s /tmp/fv.t ] && cmp -s /tmp/fv.t /tmp/fv.c
+fi
+echo >trace
+echo >kprobe_events
+
+if ! has_config PROBE_EVENTS_BTF_ARGS; then
+	for t in this-cpu-rq-cpu this-cpu-rq-curr current-fields \
+		 cast-file-name cast-nested cast-container-of cast-retval; do
+		result fetch-values SKIP "$t"
+	done
+	exit 0
+fi
+
+# $current->pid and a typecast of $current: the pid the record is
+# filed under; and the task's name.
+echo "p:vals/cur $f pid=\$current->pid tgid=(task_struct)\$current->tgid c=\$current->comm:string" \
+	>>kprobe_events
+run cur $loop 10 1
+pids=$(task_cpu | cut -d' ' -f1 | sort -u)
+check current-fields [ "$(field pid | sort -u)" = "$pids" ] &&
+	[ "$(field tgid | sort -u)" = "$pids" ] &&
+	[ "$(field c | sort -u)" = '"getppid_loop"' ]
+echo >trace
+echo >kprobe_events
+
+# The name of the file vfs_read() reads, through a cast of its argument,
+# the cast's own parentheses, a cast of a cast, and the file's f_mode
+# reached from its f_path member (container_of) and without a cast.
+echo 'p:vals/cast vfs_read a=(file)file->f_path.dentry->d_name.name:string b=(file)(file)->f_path.dentry->d_name.name:string c=(dentry)((file)file->f_path.dentry)->d_name.name:string m=(file,f_path)file->f_mode:x32 m2=file->f_mode:x32' \
+	>>kprobe_events
+# dd reads with read(2); busybox cat would sendfile(2).
+run cast dd if=/harness/lib.sh of=/dev/null bs=4096
+n=$(grep -c 'a="lib.sh"' trace)
+check cast-file-name [ "$n" -ge 1 ]
+check cast-nested [ "$n" -ge 1 ] && [ "$(grep -c 'a="lib.sh" b="lib.sh" c="lib.sh"' trace)" -eq "$n" ]
+mm=$(field m | head -1)
+check cast-container-of [ -n "$mm" ] && [ "$mm" != 0x0 ] &&
+	[ "$(field m | tr '\n' ' ')" = "$(field m2 | tr '\n' ' ')" ]
+echo >trace
+echo >kprobe_events
+
+# A kretprobe's return value, cast: the file path_openat() opened.
+echo 'r:vals/ret path_openat a=(file)$retval->f_path.dentry->d_name.name:string' \
+	>>kprobe_events
+run ret cat /harness/lib.sh
+check cast-retval [ "$(grep -c 'a="lib.sh"' trace)" -ge 1 ]
+clean_slate
