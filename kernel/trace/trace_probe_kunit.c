@@ -339,6 +339,9 @@ struct err_case {
 	int		err;
 };
 
+/* Eight typecasts, each of the next one's parenthesized value. */
+#define EIGHT_CASTS	"(a)((b)((c)((d)((e)((f)((g)((h)("
+
 static const struct err_case err_cases[] = {
 	{ "p^100 vfs_read", TP_ERR_BAD_MAXACT_TYPE },
 	{ "r^1a111 vfs_read", TP_ERR_BAD_MAXACT },
@@ -394,8 +397,7 @@ static const struct err_case err_cases[] = {
 	{ "p vfs_read $current^-pid", TP_ERR_BAD_HYPHEN },
 	{ "p vfs_read $current->^nonexistent", TP_ERR_NO_BTF_FIELD },
 	{ "p vfs_read arg1=(task_struct)file^", TP_ERR_TYPECAST_REQ_FIELD },
-	{ "p vfs_read arg1=(a)((b)((c)((d)((e)((f)((g)((h)(^(i)file->i)"
-	  "->h)->g)->f)->e)->d)->c)->b)->a",
+	{ "p vfs_read arg1=" EIGHT_CASTS "^(i)file->i)->h)->g)->f)->e)->d)->c)->b)->a",
 	  TP_ERR_TOO_MANY_NESTED },
 	{ "p vfs_read arg1=(task_struct,^in_execve)file->comm",
 	  TP_ERR_TYPECAST_NOT_ALIGNED },
