@@ -162,7 +162,7 @@ names = {
     "c": "(c) a string deref", "d": "(d) on a stepped stp",
     "e": "(e) on a simulated bl", "f": "(f) kretprobe",
     "g": "(g) kprobe + kretprobe", "c2": "(c2) a short string deref",
-    "m": "(m) $current->pid", "n": "(n) this_cpu_read(@cpu_number)",
+    "m": "(m) $current->pid", "n": "(n) this_cpu_read(@runqueues)",
     "o": "(o) a typecast chain of three accesses",
     "p": "(p) fprobe entry event", "q": "(q) fprobe exit event, an entry argument",
     "ftrace": "function tracer (the floor)",

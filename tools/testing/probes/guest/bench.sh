@@ -119,7 +119,7 @@ fi
 # typecast chain of three accesses, an fprobe entry event and an fprobe
 # exit event with an entry argument.
 bench m "p:bench/m $f pid=\$current->pid"
-bench n "p:bench/n $f cpu=this_cpu_read(@cpu_number):s32"
+bench n "p:bench/n $f w=this_cpu_read(@runqueues)"
 bench o "p:bench/o $f pid=(task_struct)\$current->real_parent->group_leader->pid"
 bench p "f:bench/p $f"
 bench q "f:bench/q $f%return a=\$arg1"
