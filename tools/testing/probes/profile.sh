@@ -89,12 +89,14 @@ def uprobe_kind(kind):
     BRK."""
     per_call = 2 if kind == URETPROBE_KIND else 1
     brks, pcs = 0, []
+    # Other tasks' getpgid() (the shell's job control) is no marker here.
+    mark.enabled = False
     el0_sync.enabled = True
     while brks <= 2 * per_call:
         gdb.execute("continue", to_string=True)
         pc, entry = reg("pc"), []
         if pc != el0_sync_addr:
-            raise gdb.error("kind %d: %d of its BRKs" % (kind, brks))
+            raise gdb.error("kind %d: %d of its BRKs, stopped at %x" % (kind, brks, pc))
         while pc != el0_handler and len(entry) < 1000:
             entry.append(pc)
             pc = step(pc)
@@ -109,6 +111,7 @@ def uprobe_kind(kind):
             if not pc >> 63:
                 break
     el0_sync.enabled = False
+    mark.enabled = True
     for pc in pcs:
         out.write("%d %x\n" % (kind, pc))
     out.flush()
