@@ -144,6 +144,8 @@ fetch_event_field(struct ftrace_event_field *f, void *rec)
 	case FILTER_PTR_STRING:
 		return *(unsigned long *)addr;
 	}
+	if (f->size == sizeof(long))
+		return *(unsigned long *)addr;
 	switch (f->size) {
 	case 1:
 		return f->is_signed ? (long)*(s8 *)addr : *(u8 *)addr;
@@ -151,8 +153,6 @@ fetch_event_field(struct ftrace_event_field *f, void *rec)
 		return f->is_signed ? (long)*(s16 *)addr : *(u16 *)addr;
 	case 4:
 		return f->is_signed ? (long)*(s32 *)addr : *(u32 *)addr;
-	case sizeof(long):
-		return *(unsigned long *)addr;
 	}
 	/* An array (or a field wider than a word): where it lies. */
 	return (unsigned long)addr;

@@ -149,7 +149,7 @@ targets() {
 	echo kernel/trace/ kernel/events/
 	[ "$name" != arm64-kvm ] || echo arch/arm64/kvm/
 	grep -q '^CONFIG_KPROBES=y' "$cfg" && echo kernel/kprobes.o
-	grep -Eq '^CONFIG_KPROBES_SANITY_TEST=(y|m)' "$cfg" && echo lib/test_kprobes.o
+	grep -Eq '^CONFIG_KPROBES_SANITY_TEST=(y|m)' "$cfg" && echo lib/tests/test_kprobes.o
 	(cd "$src" && find "arch/$srcarch" -type d \
 		\( -name probes -o -name kprobes -o -name uprobes \) -prune -print) |
 	while read -r d; do
