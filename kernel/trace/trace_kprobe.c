@@ -165,7 +165,10 @@ static struct module *tk_get_module(const char *name)
 }
 #endif
 
-/* False only for a "MOD:SYM" probe whose module is not loaded. */
+/*
+ * False only for a "MOD:SYM" probe whose module is not loaded: a probe at
+ * an address names no module to wait for.
+ */
 static bool tk_module_loaded(struct trace_kprobe *tk)
 {
 	char name[MODULE_NAME_LEN];
@@ -173,7 +176,7 @@ static bool tk_module_loaded(struct trace_kprobe *tk)
 	const char *colon;
 
 	if (!tk->symbol)
-		return false;
+		return true;
 	colon = strchr(tk->symbol, ':');
 	if (!colon)
 		return true;
