@@ -165,10 +165,7 @@ static struct module *tk_get_module(const char *name)
 }
 #endif
 
-/*
- * False only for a "MOD:SYM" probe whose module is not loaded: a probe at
- * an address names no module to wait for.
- */
+/* False only for a "MOD:SYM" probe whose module is not loaded. */
 static bool tk_module_loaded(struct trace_kprobe *tk)
 {
 	char name[MODULE_NAME_LEN];
@@ -176,7 +173,7 @@ static bool tk_module_loaded(struct trace_kprobe *tk)
 	const char *colon;
 
 	if (!tk->symbol)
-		return true;
+		return false;
 	colon = strchr(tk->symbol, ':');
 	if (!colon)
 		return true;
