@@ -659,10 +659,10 @@ static int parse_var(struct arg_parse *ap, char *var)
 	}
 
 	if (str_has_prefix(name, "current")) {
-		if (!(ctx->flags & TPARG_FL_KERNEL))
-			return parse_fail(ap, var, TP_ERR_BAD_VAR);
 		char *rest = var + strlen("$current");
 
+		if (!(ctx->flags & TPARG_FL_KERNEL))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
 		prog->base = FETCH_BASE_CURRENT;
 		if (rest[0] == '-' && rest[1] == '>') {
 			*rest = '\0';
@@ -921,12 +921,13 @@ static int parse_this_cpu(struct arg_parse *ap, char *s)
 }
 
 /*
- * A dereference, a typecast or a per-CPU read: each holds another value,
- * and userspace is told how deep they may nest, not the size of a
- * program; the error is under the first one too deep, whatever is wrong
- * inside it.  The construct is not an operation of its own.
+ * A dereference, a typecast or a per-CPU read (@parse): each holds
+ * another value, and userspace is told how deep they may nest, not the
+ * size of a program; the error is under the first one too deep, whatever
+ * is wrong inside it.  The construct is not an operation of its own.
  */
-static int parse_nested(struct arg_parse *ap, char *s)
+static int parse_nested(struct arg_parse *ap, char *s,
+			int (*parse)(struct arg_parse *ap, char *s))
 {
 	int ret;
 
@@ -934,12 +935,7 @@ static int parse_nested(struct arg_parse *ap, char *s)
 		return parse_fail(ap, s, TP_ERR_TOO_MANY_NESTED);
 	ap->ops--;
 	ap->depth++;
-	if (s[0] == '+' || s[0] == '-')
-		ret = parse_deref(ap, s);
-	else if (s[0] == '(')
-		ret = parse_typecast(ap, s);
-	else
-		ret = parse_this_cpu(ap, s);
+	ret = parse(ap, s);
 	ap->depth--;
 	return ret;
 }
@@ -971,8 +967,9 @@ static int parse_fetch(struct arg_parse *ap, char *s)
 		return parse_memory(ap, s);
 	case '+':
 	case '-':
+		return parse_nested(ap, s, parse_deref);
 	case '(':
-		return parse_nested(ap, s);
+		return parse_nested(ap, s, parse_typecast);
 	case '\\':
 		if (s[1] == '"') {
 			size_t len = strlen(s + 2);
@@ -993,7 +990,7 @@ static int parse_fetch(struct arg_parse *ap, char *s)
 	}
 
 	if (str_has_prefix(s, THIS_CPU_PTR) || str_has_prefix(s, THIS_CPU_READ))
-		return parse_nested(ap, s);
+		return parse_nested(ap, s, parse_this_cpu);
 
 	if (isalpha(s[0]) || s[0] == '_') {
 		/* An event probe's field, named as the event's format does. */
