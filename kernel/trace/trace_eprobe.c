@@ -14,8 +14,7 @@
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
-#include "trace_probe_kernel.h"
-#include "trace_probe_tmpl.h"
+#include "trace_probe_record.h"
 
 #define EPROBE_EVENT_SYSTEM	"eprobes"
 
@@ -190,27 +189,16 @@ static struct trace_event_functions eprobe_funcs = {
 	.trace = print_eprobe_event,
 };
 
-/* A record of the target arrived: write ours. */
+/* A record of the target arrived: write ours, from its fields. */
 static void eprobe_record(struct eprobe_data *edata, void *rec)
 {
 	struct trace_eprobe *ep = edata->ep;
-	struct probe_fetch_env env = { .rec = rec };
-	struct eprobe_trace_entry_head *entry;
-	struct trace_event_buffer fbuffer;
-	int dsize;
+	struct probe_hit hit = { .tp = &ep->tp, .env = { .rec = rec } };
 
 	if (WARN_ON_ONCE(trace_probe_event_call(&ep->tp) !=
 			 edata->file->event_call))
 		return;
-	if (trace_trigger_soft_disabled(edata->file))
-		return;
-	dsize = probe_args_dynsize(&ep->tp, &env);
-	entry = trace_event_buffer_reserve(&fbuffer, edata->file,
-					   sizeof(*entry) + ep->tp.size + dsize);
-	if (!entry)
-		return;
-	probe_args_store(&entry[1], &ep->tp, &env, sizeof(*entry), dsize);
-	trace_event_buffer_commit(&fbuffer);
+	probe_hit_record_file(&hit, edata->file);
 }
 
 /* ---- The private trigger ----------------------------------------------- */
@@ -410,10 +398,12 @@ static int eprobe_register(struct trace_event_call *event,
 	}
 }
 
-/* What the event probes of a group share. */
-static const struct trace_event_class ep_class = {
-	.fields_array	= eprobe_fields_array,
+/* What the event probes share. */
+static const struct probe_kind ep_kind = {
 	.reg		= eprobe_register,
+	.fields_array	= eprobe_fields_array,
+	.funcs		= &eprobe_funcs,
+	.flags		= TRACE_EVENT_FL_EPROBE,
 };
 
 /* ---- Definitions ------------------------------------------------------- */
@@ -463,7 +453,7 @@ static struct trace_eprobe *alloc_trace_eprobe(const char *group,
 	ret = -ENOMEM;
 	if (!ep->target_name || !ep->target_group)
 		goto fail;
-	ret = trace_probe_init(&ep->tp, event, group, &ep_class, 0);
+	ret = trace_probe_init(&ep->tp, event, group, &ep_kind);
 	if (ret)
 		goto fail;
 	dyn_event_init(&ep->devent, &eprobe_dyn_event_ops);
@@ -518,9 +508,6 @@ static int eprobe_add_event(struct trace_eprobe *ep)
 {
 	struct trace_event_call *call = trace_probe_event_call(&ep->tp);
 	int ret;
-
-	call->flags = TRACE_EVENT_FL_EPROBE;
-	call->event.funcs = &eprobe_funcs;
 
 	mutex_lock(&event_mutex);
 	ret = trace_probe_join_event(&ep->tp, NULL, false, NULL);

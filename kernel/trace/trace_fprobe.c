@@ -10,7 +10,7 @@
  * a probe, and puts an fprobe on the stub's entry; the tracepoint's
  * arguments are then the stub's, after its data pointer.  Either way a
  * hit is an fprobe handler, recorded the way trace_kprobe.c records a
- * kprobe's, by the same fetch engine (trace_probe_tmpl.h), which reads
+ * kprobe's, by the same fetch engine (trace_probe_fetch.h), which reads
  * the registers ftrace saved (struct ftrace_regs) through ftrace's
  * accessors: on arm64 they are no pt_regs.
  *
@@ -38,10 +38,9 @@
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
-#include "trace_probe_kernel.h"
-/* Our hits give ftrace_regs, not a pt_regs: see trace_probe_tmpl.h. */
+/* Our hits give ftrace_regs, not a pt_regs: see trace_probe_fetch.h. */
 #define PROBE_FETCH_FTRACE_REGS
-#include "trace_probe_tmpl.h"
+#include "trace_probe_record.h"
 
 /* The default groups. */
 #define FPROBE_EVENT_SYSTEM	"fprobes"
@@ -135,20 +134,6 @@ static bool tf_dyn_match(const char *system, const char *event,
 
 /* ---- Recording a hit ----------------------------------------------------- */
 
-/**
- * struct tf_hit - what the fprobe handlers know of a hit
- * @fregs: the registers ftrace saved at the function's entry or return
- * @edata: for an exit, the words its entry saved (entry arguments)
- * @func: the function's ftrace site (where the hit was, for an entry)
- * @ret_ip: for an exit, where the function returned to
- */
-struct tf_hit {
-	struct ftrace_regs	*fregs;
-	void			*edata;
-	unsigned long		func;
-	unsigned long		ret_ip;
-};
-
 /*
  * A record starts as a kprobe's does, and the format files say so: the
  * ftrace site for an entry, the function and the return address for an
@@ -160,109 +145,39 @@ static nokprobe_inline size_t tf_head_size(bool is_return)
 			   sizeof(struct fentry_trace_entry_head);
 }
 
-static nokprobe_inline void tf_fill_head(struct trace_fprobe *tf,
-					 struct tf_hit *hit, void *rec)
-{
-	struct fentry_trace_entry_head *entry = rec;
-	struct fexit_trace_entry_head *exit = rec;
-
-	if (tf->is_return) {
-		exit->func = hit->func;
-		exit->ret_ip = hit->ret_ip;
-	} else {
-		entry->ip = hit->func;
-	}
-}
-
-/* Write a record of the hit into @file's buffer. */
-static nokprobe_inline void tf_record(struct trace_fprobe *tf,
-				      struct tf_hit *hit,
-				      struct trace_event_file *file)
-{
-	struct probe_fetch_env env = { .fregs = hit->fregs, .edata = hit->edata };
-	size_t head = tf_head_size(tf->is_return);
-	struct trace_event_buffer fbuffer;
-	void *rec;
-	int dsize;
-
-	if (trace_trigger_soft_disabled(file))
-		return;
-	dsize = probe_args_dynsize(&tf->tp, &env);
-	rec = probe_event_reserve(&fbuffer, file, head + tf->tp.size + dsize);
-	if (!rec)
-		return;
-	/* A stack trace trigger's regs: none unless ftrace saved them all. */
-	fbuffer.regs = ftrace_get_regs(hit->fregs);
-	tf_fill_head(tf, hit, rec);
-	probe_args_store(rec + head, &tf->tp, &env, head, dsize);
-	trace_event_buffer_commit(&fbuffer);
-}
-
-#ifdef CONFIG_PERF_EVENTS
 /*
- * Give the hit to perf.  BPF has no way in: perf attaches programs to
- * kprobe, uprobe and tracepoint events only.
+ * A hit goes to each enabled instance's buffer, and to perf.  BPF has no
+ * way in: perf attaches programs to kprobe, uprobe and tracepoint events
+ * only.  A stack trace trigger gets no pt_regs unless ftrace saved them
+ * all.
  */
-static void tf_perf(struct trace_fprobe *tf, struct tf_hit *hit)
-{
-	struct trace_event_call *call = trace_probe_event_call(&tf->tp);
-	struct probe_fetch_env env = { .fregs = hit->fregs, .edata = hit->edata };
-	size_t head = tf_head_size(tf->is_return);
-	struct hlist_head *listeners = this_cpu_ptr(call->perf_events);
-	int rctx, dsize, size;
-	struct pt_regs *regs;
-	void *rec;
-
-	if (hlist_empty(listeners))
-		return;
-	dsize = probe_args_dynsize(&tf->tp, &env);
-	/* perf wants the record with its u32 size header u64-aligned. */
-	size = ALIGN(head + tf->tp.size + dsize + sizeof(u32), sizeof(u64)) -
-	       sizeof(u32);
-	rec = perf_trace_buf_alloc(size, &regs, &rctx);
-	if (!rec)
-		return;
-	/*
-	 * perf samples a pt_regs: the per-context one perf lends, filled
-	 * with what a caller's regs would give it (ip, stack and frame).
-	 */
-	regs = ftrace_fill_perf_regs(hit->fregs, regs);
-	tf_fill_head(tf, hit, rec);
-	memset(rec + head, 0, size - head);
-	probe_args_store(rec + head, &tf->tp, &env, head, dsize);
-	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
-			      listeners, NULL);
-}
-
-NOKPROBE_SYMBOL(tf_perf);
-#else
-static void tf_perf(struct trace_fprobe *tf, struct tf_hit *hit)
-{
-}
-#endif
-
-/* A hit goes to each enabled instance's buffer, and to perf. */
-static nokprobe_inline void tf_dispatch(struct trace_fprobe *tf,
-					struct tf_hit *hit)
+static nokprobe_inline void tf_hit(struct trace_fprobe *tf,
+				   struct ftrace_regs *fregs, void *edata,
+				   unsigned long func, unsigned long ret_ip)
 {
 	unsigned int flags = trace_probe_load_flags(&tf->tp);
-	struct event_file_link *link;
+	struct probe_hit hit = {
+		.tp = &tf->tp,
+		.env = { .fregs = fregs, .edata = edata },
+		.regs = ftrace_get_regs(fregs),
+		.head = { func, ret_ip },
+		.nhead = tf->is_return ? 2 : 1,
+	};
 
-	if (flags & TP_FLAG_TRACE) {
-		trace_probe_for_each_link_rcu(link, &tf->tp)
-			tf_record(tf, hit, link->file);
-	}
+	if (flags & TP_FLAG_TRACE)
+		probe_hit_record(&hit);
+#ifdef CONFIG_PERF_EVENTS
 	if (flags & TP_FLAG_PROFILE)
-		tf_perf(tf, hit);
+		probe_hit_perf(&hit);
+#endif
 }
 
 static int fentry_dispatcher(struct fprobe *fp, unsigned long entry_ip,
 			     unsigned long ret_ip, struct ftrace_regs *fregs,
 			     void *entry_data)
 {
-	struct tf_hit hit = { .fregs = fregs, .func = entry_ip };
-
-	tf_dispatch(container_of(fp, struct trace_fprobe, fp), &hit);
+	tf_hit(container_of(fp, struct trace_fprobe, fp), fregs, NULL,
+	       entry_ip, 0);
 	return 0;
 }
 
@@ -270,12 +185,8 @@ static void fexit_dispatcher(struct fprobe *fp, unsigned long entry_ip,
 			     unsigned long ret_ip, struct ftrace_regs *fregs,
 			     void *entry_data)
 {
-	struct tf_hit hit = {
-		.fregs = fregs, .edata = entry_data,
-		.func = entry_ip, .ret_ip = ret_ip,
-	};
-
-	tf_dispatch(container_of(fp, struct trace_fprobe, fp), &hit);
+	tf_hit(container_of(fp, struct trace_fprobe, fp), fregs, entry_data,
+	       entry_ip, ret_ip);
 }
 
 NOKPROBE_SYMBOL(fentry_dispatcher);
@@ -395,108 +306,18 @@ static int tf_register_all(struct trace_probe *tp)
 	return 0;
 }
 
-/* Undo what a user's enabling added: @file's link, or perf's flag. */
-static void tf_drop_user(struct trace_probe *tp, struct trace_event_file *file)
-{
-	if (!file) {
-		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
-		return;
-	}
-	trace_probe_remove_file(tp, file);
-}
-
-/*
- * Record into @file, or for perf if NULL.  The first user puts the probes
- * in, after its file or flag, so that no hit finds nowhere to go.
- */
-static int enable_trace_fprobe(struct trace_event_call *call,
-			       struct trace_event_file *file)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	bool was_enabled;
-	int ret;
-
-	if (WARN_ON_ONCE(!tp))
-		return -ENODEV;
-	was_enabled = trace_probe_is_enabled(tp);
-	/* An instance's file gets a link; perf, which has none, a flag. */
-	ret = file ? trace_probe_add_file(tp, file) : 0;
-	if (ret)
-		return ret;
-	if (!file)
-		trace_probe_set_flag(tp, TP_FLAG_PROFILE);
-	if (was_enabled)
-		return 0;
-	ret = tf_register_all(tp);
-	if (ret)
-		tf_drop_user(tp, file);
-	return ret;
-}
-
-static int disable_trace_fprobe(struct trace_event_call *call,
-				struct trace_event_file *file)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	unsigned int flags;
-	bool last;
-
-	if (WARN_ON_ONCE(!tp))
-		return -ENODEV;
-	if (file && !trace_probe_get_file_link(tp, file))
-		return -ENOENT;
-	flags = trace_probe_load_flags(tp);
-	last = file ? !(flags & TP_FLAG_PROFILE) &&
-		      list_is_singular(&tp->event->files) :
-		      !(flags & TP_FLAG_TRACE);
-	/*
-	 * The last user going: the probes come out first, and unregistering
-	 * waits for their handlers, which then no longer see the file.
-	 */
-	if (last)
-		tf_unregister_all(tp);
-	tf_drop_user(tp, file);
-	return 0;
-}
-
-/* The event core's requests: record into a file, or for perf (no file). */
-static int fprobe_register(struct trace_event_call *event,
-			   enum trace_reg type, void *data)
-{
-	struct trace_event_file *file = data;
-	bool on = type == TRACE_REG_REGISTER;
-
-	switch (type) {
-	case TRACE_REG_REGISTER:
-	case TRACE_REG_UNREGISTER:
-		break;
-#ifdef CONFIG_PERF_EVENTS
-	case TRACE_REG_PERF_REGISTER:
-	case TRACE_REG_PERF_UNREGISTER:
-		on = type == TRACE_REG_PERF_REGISTER;
-		file = NULL;
-		break;
-#endif
-	default:
-		/* perf's open, close, add and del need nothing of an fprobe. */
-		return 0;
-	}
-	return on ? enable_trace_fprobe(event, file) :
-		    disable_trace_fprobe(event, file);
-}
-
-/* What the fprobe events of a group share, "f" and "t" alike. */
-static const struct trace_event_class tf_class = {
-	.fields_array	= tf_fields,
-	.reg		= fprobe_register,
+static const struct probe_arming tf_arming = {
+	.arm_all	= tf_register_all,
+	.disarm_all	= tf_unregister_all,
 };
 
-static void tf_init_event(struct trace_fprobe *tf)
-{
-	struct trace_event_call *call = trace_probe_event_call(&tf->tp);
-
-	call->event.funcs = &tf_event_funcs;
-	call->flags = TRACE_EVENT_FL_FPROBE;
-}
+/* What the fprobe events share, "f" and "t" alike. */
+static const struct probe_kind tf_kind = {
+	.fields_array	= tf_fields,
+	.arming		= &tf_arming,
+	.funcs		= &tf_event_funcs,
+	.flags		= TRACE_EVENT_FL_FPROBE,
+};
 
 /* ---- Definitions ----------------------------------------------------- */
 
@@ -524,7 +345,7 @@ static struct trace_fprobe *alloc_trace_fprobe(const char *group,
 	tf->is_tpoint = is_tpoint;
 	tf->symbol = kstrdup(symbol, GFP_KERNEL);
 	if (!tf->symbol ||
-	    trace_probe_init(&tf->tp, event, group, &tf_class, 0)) {
+	    trace_probe_init(&tf->tp, event, group, &tf_kind)) {
 		free_trace_fprobe(tf);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -800,7 +621,6 @@ static int tf_add(struct trace_fprobe *tf)
 	/* Entry, exit and tracepoint probes each have their own records. */
 	other_kind = old && (old->is_return != tf->is_return ||
 			     old->is_tpoint != tf->is_tpoint);
-	tf_init_event(tf);
 	ret = trace_probe_join_event(&tf->tp, old ? &old->tp : NULL,
 				     other_kind, tf_same_place);
 	if (ret)

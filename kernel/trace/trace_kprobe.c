@@ -18,8 +18,7 @@
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
-#include "trace_probe_kernel.h"
-#include "trace_probe_tmpl.h"
+#include "trace_probe_record.h"
 #include "trace_kprobe_selftest.h"
 
 /* The default group, and how many returns a kretprobe may wait for. */
@@ -90,11 +89,6 @@ static struct kprobe *tk_kprobe(struct trace_kprobe *tk)
 /* Defined at the end: how dynamic_events creates, shows and frees ours. */
 static struct dyn_event_operations trace_kprobe_ops;
 
-static bool is_trace_kprobe(struct dyn_event *ev)
-{
-	return ev->ops == &trace_kprobe_ops;
-}
-
 static struct trace_kprobe *to_trace_kprobe(struct dyn_event *ev)
 {
 	return container_of(ev, struct trace_kprobe, devent);
@@ -103,7 +97,7 @@ static struct trace_kprobe *to_trace_kprobe(struct dyn_event *ev)
 /* The kprobe event of a dynamic event, or NULL for another kind. */
 static struct trace_kprobe *dyn_to_tk(struct dyn_event *ev)
 {
-	return is_trace_kprobe(ev) ? to_trace_kprobe(ev) : NULL;
+	return ev->ops == &trace_kprobe_ops ? to_trace_kprobe(ev) : NULL;
 }
 
 static bool tk_is_registered(struct trace_kprobe *tk)
@@ -286,96 +280,6 @@ static nokprobe_inline size_t tk_head_size(bool is_return)
 	return sizeof(struct trace_entry) + (is_return ? 2 : 1) * sizeof(long);
 }
 
-/*
- * @ret, which says whether @ri is set, is a constant where this is inlined
- * into a dispatcher: the compiler cannot tell @ri is not NULL there.
- */
-static nokprobe_inline void tk_fill_head(struct trace_kprobe *tk,
-					 struct kretprobe_instance *ri,
-					 bool ret, void *rec)
-{
-	unsigned long *word = rec + sizeof(struct trace_entry);
-
-	if (ret) {
-		word[0] = (unsigned long)tk_ret(tk)->rp.kp.addr;
-		word[1] = get_kretprobe_retaddr(ri);
-	} else {
-		word[0] = (unsigned long)tk_entry(tk)->kp.addr;
-	}
-}
-
-/*
- * The event file flags under which a hit takes tk_record_general():
- * triggers, soft-disable and PID filtering (trace_trigger_soft_disabled()),
- * and what makes trace_event_buffer_reserve() do more than reserve.
- */
-#define TK_RECORD_SLOW_FLAGS						\
-	(EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED |	\
-	 EVENT_FILE_FL_PID_FILTER | PROBE_RESERVE_SLOW_FLAGS)
-
-/* Write a record of the hit (@ri for a return) into @file's buffer. */
-static noinline void __kprobes tk_record_general(struct trace_kprobe *tk,
-						 struct kretprobe_instance *ri,
-						 struct pt_regs *regs,
-						 struct trace_event_file *file)
-{
-	struct probe_fetch_env env = { .regs = regs, .edata = ri ? ri->data : NULL };
-	size_t head = tk_head_size(ri);
-	struct trace_event_buffer fbuffer;
-	void *rec;
-	int dsize;
-
-	if (trace_trigger_soft_disabled(file))
-		return;
-	dsize = probe_args_dynsize(&tk->tp, &env);
-	rec = probe_event_reserve(&fbuffer, file, head + tk->tp.size + dsize);
-	if (!rec)
-		return;
-	fbuffer.regs = regs;
-	tk_fill_head(tk, ri, ri, rec);
-	probe_args_store(rec + head, &tk->tp, &env, head, dsize);
-	trace_event_buffer_commit(&fbuffer);
-}
-
-/*
- * The same, inline, for the commonest hits: a record of fixed size (no
- * string among the arguments) into a file with none of
- * TK_RECORD_SLOW_FLAGS.  Arguments that are whole registers are copied
- * here; others read memory, out of line.
- */
-static nokprobe_inline void tk_record(struct trace_kprobe *tk,
-				      struct kretprobe_instance *ri, bool ret,
-				      struct pt_regs *regs,
-				      struct trace_event_file *file)
-{
-	size_t head = tk_head_size(ret);
-	/* Every field is set before it is read: not worth zeroing on a hit. */
-	struct trace_event_buffer fbuffer __uninitialized;
-	void *rec;
-
-	if (unlikely((tk->tp.arg_kinds & PROBE_ARGS_DYNAMIC) ||
-		     (READ_ONCE(file->flags) & TK_RECORD_SLOW_FLAGS))) {
-		tk_record_general(tk, ri, regs, file);
-		return;
-	}
-	rec = probe_event_reserve_direct(&fbuffer, file, head + tk->tp.size);
-	if (!rec)
-		return;
-	fbuffer.regs = regs;
-	tk_fill_head(tk, ri, ret, rec);
-	if (unlikely(tk->tp.arg_kinds & PROBE_ARGS_GENERAL)) {
-		struct probe_fetch_env env = {
-			.regs = regs,
-			.edata = ret ? ri->data : NULL,
-		};
-
-		probe_args_store_fixed(rec + head, &tk->tp, &env);
-	} else {
-		probe_args_store_regs(rec + head, &tk->tp, regs);
-	}
-	trace_event_buffer_commit(&fbuffer);
-}
-
 #ifdef CONFIG_PERF_EVENTS
 /*
  * Give the hit to BPF, then to perf.  Return 1 if a BPF program moved the
@@ -383,64 +287,56 @@ static nokprobe_inline void tk_record(struct trace_kprobe *tk,
  * must then not run.  A program that overrides returns 0 as often as not
  * (bpftrace's do), so the PC is looked at before what it returned.
  */
-static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
-		   struct pt_regs *regs)
+static int tk_perf(struct probe_hit *hit, bool ret)
 {
-	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
-	struct probe_fetch_env env = { .regs = regs, .edata = ri ? ri->data : NULL };
-	size_t head = tk_head_size(ri);
-	unsigned long pc = instruction_pointer(regs);
-	struct hlist_head *listeners;
-	int rctx, dsize, size;
-	unsigned int more;
-	void *rec;
+	struct trace_event_call *call = trace_probe_event_call(hit->tp);
+	unsigned long pc = instruction_pointer(hit->regs);
 
 	if (bpf_prog_array_valid(call)) {
-		more = trace_call_bpf(call, regs);
-		if (!ri && instruction_pointer(regs) != pc)
+		unsigned int more = trace_call_bpf(call, hit->regs);
+
+		if (!ret && instruction_pointer(hit->regs) != pc)
 			return 1;
 		if (!more)
 			return 0;
 	}
-	listeners = this_cpu_ptr(call->perf_events);
-	if (hlist_empty(listeners))
-		return 0;
-
-	dsize = probe_args_dynsize(&tk->tp, &env);
-	/* perf wants the record with its u32 size header u64-aligned. */
-	size = ALIGN(head + tk->tp.size + dsize + sizeof(u32), sizeof(u64)) -
-	       sizeof(u32);
-	rec = perf_trace_buf_alloc(size, NULL, &rctx);
-	if (!rec)
-		return 0;
-	tk_fill_head(tk, ri, ri, rec);
-	memset(rec + head, 0, size - head);
-	probe_args_store(rec + head, &tk->tp, &env, head, dsize);
-	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
-			      listeners, NULL);
+	probe_hit_perf(hit);
 	return 0;
 }
 #else
-static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
-		   struct pt_regs *regs)
+static int tk_perf(struct probe_hit *hit, bool ret)
 {
 	return 0;
 }
 #endif
 
-/* A hit of @tk: at its return (@ret) with @ri, else at its entry. */
+/*
+ * A hit of @tk: at its return (@ret) with @ri, else at its entry.  @ret is
+ * a constant where this is inlined into a dispatcher: the compiler cannot
+ * tell that @ri is not NULL there.
+ */
 static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 				  struct kretprobe_instance *ri, bool ret,
 				  struct pt_regs *regs)
 {
 	unsigned int flags = trace_probe_load_flags(&tk->tp);
-	struct event_file_link *link;
+	struct probe_hit hit = {
+		.tp = &tk->tp,
+		.env = { .regs = regs, .edata = ret ? ri->data : NULL },
+		.regs = regs,
+		.nhead = ret ? 2 : 1,
+	};
 
 	raw_cpu_inc(*tk->nhit);
+	if (ret) {
+		hit.head[0] = (unsigned long)tk_ret(tk)->rp.kp.addr;
+		hit.head[1] = get_kretprobe_retaddr(ri);
+	} else {
+		hit.head[0] = (unsigned long)tk_entry(tk)->kp.addr;
+	}
 	if (flags & TP_FLAG_TRACE)
-		trace_probe_for_each_link_rcu(link, &tk->tp)
-			tk_record(tk, ri, ret, regs, link->file);
-	return flags & TP_FLAG_PROFILE ? tk_perf(tk, ri, regs) : 0;
+		probe_hit_record(&hit);
+	return flags & TP_FLAG_PROFILE ? tk_perf(&hit, ret) : 0;
 }
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
@@ -539,23 +435,6 @@ static struct trace_event_fields tk_fields[] = {
 	{}
 };
 
-static int tk_arm_all(struct trace_probe *tp)
-{
-	struct trace_probe *pos;
-	int ret = 0;
-
-	trace_probe_for_each_sibling(pos, tp) {
-		struct trace_kprobe *tk = container_of(pos, struct trace_kprobe, tp);
-
-		if (!tk_is_registered(tk) || kprobe_gone(tk_kprobe(tk)))
-			continue;
-		ret = enable_kprobe(tk_kprobe(tk));
-		if (ret)
-			break;
-	}
-	return ret;
-}
-
 static void tk_disarm_all(struct trace_probe *tp)
 {
 	struct trace_probe *pos;
@@ -568,108 +447,38 @@ static void tk_disarm_all(struct trace_probe *tp)
 	}
 }
 
-/* Record into @file, or for perf if NULL. */
-static int enable_trace_kprobe(struct trace_event_call *call,
-			       struct trace_event_file *file)
+/* Arm them all, or none: the event is either live or not at all. */
+static int tk_arm_all(struct trace_probe *tp)
 {
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	bool was_enabled;
-	int ret;
+	struct trace_probe *pos;
+	int ret = 0;
 
-	if (WARN_ON_ONCE(!tp))
-		return -ENODEV;
-	was_enabled = trace_probe_is_enabled(tp);
-	if (file) {
-		ret = trace_probe_add_file(tp, file);
-		if (ret)
-			return ret;
-	} else {
-		trace_probe_set_flag(tp, TP_FLAG_PROFILE);
-	}
-	if (was_enabled)
-		return 0;
+	trace_probe_for_each_sibling(pos, tp) {
+		struct trace_kprobe *tk = container_of(pos, struct trace_kprobe, tp);
 
-	ret = tk_arm_all(tp);
-	if (ret) {
-		tk_disarm_all(tp);
-		if (file)
-			trace_probe_remove_file(tp, file);
-		else
-			trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+		if (!tk_is_registered(tk) || kprobe_gone(tk_kprobe(tk)))
+			continue;
+		ret = enable_kprobe(tk_kprobe(tk));
+		if (ret) {
+			tk_disarm_all(tp);
+			break;
+		}
 	}
 	return ret;
 }
 
-static int disable_trace_kprobe(struct trace_event_call *call,
-				struct trace_event_file *file)
-{
-	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	unsigned int flags;
-	bool last;
-
-	if (WARN_ON_ONCE(!tp))
-		return -ENODEV;
-	if (file && !trace_probe_get_file_link(tp, file))
-		return -ENOENT;
-	flags = trace_probe_load_flags(tp);
-	last = file ? !(flags & TP_FLAG_PROFILE) &&
-		      list_is_singular(&tp->event->files) :
-		      !(flags & TP_FLAG_TRACE);
-	/*
-	 * The last consumer going: disarm first. A probe that is hit counts
-	 * the hit (kprobe_profile) before it looks for where to record it;
-	 * disarmed after, it would count hits with nowhere to record them
-	 * for as long as disarming all of the event's probes takes.
-	 */
-	if (last)
-		tk_disarm_all(tp);
-	if (file)
-		trace_probe_remove_file(tp, file);
-	else
-		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
-	return 0;
-}
-
-/* The event core's requests: record into a file, or for perf (no file). */
-static int kprobe_register(struct trace_event_call *event,
-			   enum trace_reg type, void *data)
-{
-	struct trace_event_file *file = data;
-	bool on;
-
-	switch (type) {
-	case TRACE_REG_REGISTER:
-	case TRACE_REG_UNREGISTER:
-		on = type == TRACE_REG_REGISTER;
-		break;
-#ifdef CONFIG_PERF_EVENTS
-	case TRACE_REG_PERF_REGISTER:
-	case TRACE_REG_PERF_UNREGISTER:
-		on = type == TRACE_REG_PERF_REGISTER;
-		file = NULL;
-		break;
-#endif
-	default:
-		/* perf's open, close, add and del need nothing of a kprobe. */
-		return 0;
-	}
-	return on ? enable_trace_kprobe(event, file) :
-		    disable_trace_kprobe(event, file);
-}
-
-/* What the kprobe events of a group share. */
-static const struct trace_event_class tk_class = {
-	.fields_array	= tk_fields,
-	.reg		= kprobe_register,
+static const struct probe_arming tk_arming = {
+	.arm_all	= tk_arm_all,
+	.disarm_all	= tk_disarm_all,
 };
 
-static void tk_init_event(struct trace_kprobe *tk)
-{
-	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
-
-	call->event.funcs = &tk_event_funcs;
-	call->flags = TRACE_EVENT_FL_KPROBE;
-}
+/* What the kprobe events share. */
+static const struct probe_kind tk_kind = {
+	.fields_array	= tk_fields,
+	.arming		= &tk_arming,
+	.funcs		= &tk_event_funcs,
+	.flags		= TRACE_EVENT_FL_KPROBE,
+};
 
 /* ---- Definitions ----------------------------------------------------- */
 
@@ -717,7 +526,7 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 	 */
 	tk->nhit = alloc_percpu(unsigned long);
 	if ((symbol && !tk->symbol) || !tk->nhit ||
-	    trace_probe_init(&tk->tp, event, group, &tk_class, 0)) {
+	    trace_probe_init(&tk->tp, event, group, &tk_kind)) {
 		free_trace_kprobe(tk);
 		return ERR_PTR(-ENOMEM);
 	}
@@ -890,7 +699,7 @@ static int tk_release_all(void)
 	mutex_lock(&event_mutex);
 	/* Nothing goes unless everything can. */
 	for_each_dyn_event(ev) {
-		if (!is_trace_kprobe(ev))
+		if (ev->ops != &trace_kprobe_ops)
 			continue;
 		tk = to_trace_kprobe(ev);
 		if (tk_dyn_busy(ev) ||
@@ -911,7 +720,7 @@ static int tk_release_all(void)
 		return dyn_events_release_all(&trace_kprobe_ops);
 	}
 	for_each_dyn_event(ev) {
-		if (!is_trace_kprobe(ev))
+		if (ev->ops != &trace_kprobe_ops)
 			continue;
 		tk = to_trace_kprobe(ev);
 		if (tk_is_registered(tk) && tk_is_return(tk))
@@ -927,7 +736,7 @@ static int tk_release_all(void)
 	kvfree(rps);
 
 	for_each_dyn_event_safe(ev, tmp) {
-		if (!is_trace_kprobe(ev))
+		if (ev->ops != &trace_kprobe_ops)
 			continue;
 		tk = to_trace_kprobe(ev);
 		tk_unregistered(tk);
@@ -967,7 +776,6 @@ static int register_trace_kprobe(struct trace_kprobe *tk)
 	mutex_lock(&event_mutex);
 	old = find_trace_kprobe(trace_probe_name(&tk->tp),
 				trace_probe_group_name(&tk->tp));
-	tk_init_event(tk);
 	ret = trace_probe_join_event(&tk->tp, old ? &old->tp : NULL,
 				     old && tk_is_return(old) != tk_is_return(tk),
 				     tk_same_place);
@@ -1480,27 +1288,6 @@ EXPORT_SYMBOL_GPL(kprobe_event_delete);
 
 /* ---- tracefs: kprobe_events and kprobe_profile ------------------------ */
 
-static int kprobe_events_open(struct inode *inode, struct file *file)
-{
-	return trace_probe_events_open(file, &trace_kprobe_ops, tk_release_all);
-}
-
-static ssize_t kprobe_events_write(struct file *file, const char __user *buffer,
-				   size_t count, loff_t *ppos)
-{
-	return trace_parse_run_command(file, buffer, count, ppos,
-				       create_or_delete_trace_kprobe);
-}
-
-static const struct file_operations kprobe_events_ops = {
-	.owner = THIS_MODULE,
-	.open = kprobe_events_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release,
-	.write = kprobe_events_write,
-};
-
 /* "  EVENT  HITS  MISSES", the columns aligned. */
 static int tk_profile_show(struct seq_file *m, struct dyn_event *ev)
 {
@@ -1512,17 +1299,11 @@ static int tk_profile_show(struct seq_file *m, struct dyn_event *ev)
 	return 0;
 }
 
-static int kprobe_profile_open(struct inode *inode, struct file *file)
-{
-	return trace_probe_profile_open(file, tk_profile_show);
-}
-
-static const struct file_operations kprobe_profile_ops = {
-	.owner = THIS_MODULE,
-	.open = kprobe_profile_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release,
+static const struct probe_tracefs tk_tracefs = {
+	.ops		= &trace_kprobe_ops,
+	.run		= create_or_delete_trace_kprobe,
+	.release_all	= tk_release_all,
+	.profile_show	= tk_profile_show,
 };
 
 /* ---- perf's kprobe PMU ------------------------------------------------- */
@@ -1561,7 +1342,6 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 		pr_info("Failed to allocate trace_probe.(%d)\n", (int)PTR_ERR(tk));
 		return ERR_CAST(tk);
 	}
-	tk_init_event(tk);
 	ret = traceprobe_set_print_fmt(&tk->tp, is_return ? PROBE_PRINT_RETURN :
 							    PROBE_PRINT_NORMAL);
 	if (ret)
@@ -1707,10 +1487,8 @@ static __init int init_kprobe_trace(void)
 {
 	if (tracing_init_dentry())
 		return 0;
-	trace_create_file("kprobe_events", TRACE_MODE_WRITE, NULL, NULL,
-			  &kprobe_events_ops);
-	trace_create_file("kprobe_profile", TRACE_MODE_READ, NULL, NULL,
-			  &kprobe_profile_ops);
+	trace_probe_create_files("kprobe_events", "kprobe_profile",
+				 &tk_tracefs);
 	create_boot_kprobe_events();
 	return 0;
 }

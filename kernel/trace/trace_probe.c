@@ -129,9 +129,22 @@ static struct {
 	const char	**argv;
 	int		argc;
 	int		index;
-	int		last_err;	/* for the parser's tests */
-	int		last_pos;
 } probe_log;
+
+#if IS_ENABLED(CONFIG_PROBE_EVENTS_KUNIT_TEST)
+struct trace_probe_error trace_probe_last_error;
+
+/**
+ * trace_probe_error_text - the text of an error code, for the parser's tests
+ * @err: a TP_ERR_* code
+ *
+ * Return: the text error_log shows for @err, or NULL if it has none.
+ */
+const char *trace_probe_error_text(int err)
+{
+	return err >= 0 && err < TP_ERR_NR ? probe_error_text[err] : NULL;
+}
+#endif
 
 /**
  * trace_probe_log_init - start logging errors for a command
@@ -216,8 +229,10 @@ void __trace_probe_log_err(int offset, int err)
 	/* Past the last word: the caret goes one space after the command. */
 	if (probe_log.index >= probe_log.argc)
 		pos = len;
-	probe_log.last_err = err;
-	probe_log.last_pos = pos;
+#if IS_ENABLED(CONFIG_PROBE_EVENTS_KUNIT_TEST)
+	trace_probe_last_error.err = err;
+	trace_probe_last_error.pos = pos;
+#endif
 
 	cmd = trace_probe_join_words(probe_log.argc, probe_log.argv);
 	if (!cmd)
@@ -303,95 +318,6 @@ struct ftrace_event_field *probe_event_field(struct trace_event_call *event,
 	return NULL;
 }
 
-#include "trace_probe_parse.c"
-
-/* ---- Names -------------------------------------------------------------- */
-
-/**
- * traceprobe_split_symbol_offset - split "SYM+OFFS" or "SYM-OFFS"
- * @symbol: the text; the sign is replaced by a NUL on success
- * @offset: where the offset is returned (0 if none)
- *
- * Return: 0, or -EINVAL if the offset is not a number.
- */
-int traceprobe_split_symbol_offset(char *symbol, long *offset)
-{
-	char *sign;
-	int ret;
-
-	if (!offset)
-		return -EINVAL;
-	*offset = 0;
-	sign = strpbrk(symbol, "+-");
-	if (!sign)
-		return 0;
-	ret = kstrtol(sign, 0, offset);
-	if (ret)
-		return ret;
-	*sign = '\0';
-	return 0;
-}
-
-/**
- * traceprobe_parse_event_name - split and check "[GROUP/]EVENT"
- * @pevent: in: the text; out: the event name (NULL for "GROUP/")
- * @pgroup: out: the group, copied into @buf, if one is given
- * @buf: MAX_EVENT_NAME_LEN bytes for the group name
- * @offset: offset of the text in the current word, for the error log
- *
- * Return: 0 or -EINVAL with the error logged.
- */
-int traceprobe_parse_event_name(const char **pevent, const char **pgroup,
-				char *buf, int offset)
-{
-	const char *name = *pevent, *sep;
-	size_t len;
-
-	sep = strchr(name, '/');
-	if (!sep)
-		sep = strchr(name, '.');
-	if (sep) {
-		len = sep - name;
-		if (!len) {
-			trace_probe_log_err(offset, NO_GROUP_NAME);
-			return -EINVAL;
-		}
-		if (len >= MAX_EVENT_NAME_LEN) {
-			trace_probe_log_err(offset, GROUP_TOO_LONG);
-			return -EINVAL;
-		}
-		memcpy(buf, name, len);
-		buf[len] = '\0';
-		if (!is_good_system_name(buf)) {
-			trace_probe_log_err(offset, BAD_GROUP_NAME);
-			return -EINVAL;
-		}
-		*pgroup = buf;
-		offset += len + 1;
-		name = sep + 1;
-		*pevent = name;
-	}
-
-	len = strlen(name);
-	if (!len) {
-		if (sep) {
-			*pevent = NULL;
-			return 0;
-		}
-		trace_probe_log_err(offset, NO_EVENT_NAME);
-		return -EINVAL;
-	}
-	if (len >= MAX_EVENT_NAME_LEN) {
-		trace_probe_log_err(offset, EVENT_TOO_LONG);
-		return -EINVAL;
-	}
-	if (!is_good_name(name)) {
-		trace_probe_log_err(offset, BAD_EVENT_NAME);
-		return -EINVAL;
-	}
-	return 0;
-}
-
 /**
  * traceprobe_update_arg - resolve an argument's symbol to its address
  * @arg: the argument
@@ -415,248 +341,6 @@ int traceprobe_update_arg(struct probe_arg *arg)
 		return -ENOENT;
 	prog->param = addr + offs;
 	return 0;
-}
-
-/* ---- Expanding $arg* and $argN by BTF, %pd and %pD -------------------- */
-
-/* Find $arg words; return 1 if any, with the index of a "$arg*" in @star. */
-static int find_arg_vars(int argc, const char *argv[], int *star,
-			 struct traceprobe_parse_context *ctx)
-{
-	int i, found = 0;
-
-	for (i = 0; i < argc; i++) {
-		if (!str_has_prefix(argv[i], "$arg"))
-			continue;
-		trace_probe_log_set_index(i + 2);
-		if (!tparg_is_function_entry(ctx->flags) &&
-		    !tparg_is_function_return(ctx->flags)) {
-			trace_probe_log_err(0, NOFENTRY_ARGS);
-			return -EINVAL;
-		}
-		found = 1;
-		if (isdigit(argv[i][4]))
-			continue;
-		if (argv[i][4] != '*') {
-			trace_probe_log_err(0, BAD_VAR);
-			return -EINVAL;
-		}
-		if (*star >= 0) {
-			trace_probe_log_err(0, DOUBLE_ARGS);
-			return -EINVAL;
-		}
-		*star = i;
-	}
-	return found;
-}
-
-/* Put parameter @idx's name, then @suffix, in @buf; return the bytes used. */
-static int print_param_name(char *buf, int size, int idx, const char *suffix,
-			    struct traceprobe_parse_context *ctx)
-{
-	const char *name = NULL;
-	int len;
-
-	if (idx < ctx->nr_params)
-		name = btf_name_by_offset(ctx->btf, ctx->params[idx].name_off);
-	if (!name) {
-		__trace_probe_log_err(0, idx < ctx->nr_params ?
-				      TP_ERR_NO_BTF_ENTRY : TP_ERR_NO_BTFARG);
-		return -ENOENT;
-	}
-	len = snprintf(buf, size, "%s%s", name, suffix) + 1;
-	if (len <= size)
-		return len;
-	trace_probe_log_err(0, ARGS_2LONG);
-	return -E2BIG;
-}
-
-/**
- * traceprobe_expand_meta_args - replace $arg* and $argN by parameter names
- * @argc: argument words
- * @argv: the words
- * @new_argc: out: words of the result
- * @buf: space for the names
- * @bufsize: bytes of @buf
- * @ctx: the probe point
- *
- * Return: NULL if nothing changes, the new argv (kfree it; its new words
- * point into @buf), or an ERR_PTR with the error logged.
- */
-const char **traceprobe_expand_meta_args(int argc, const char *argv[],
-					 int *new_argc, char *buf, int bufsize,
-					 struct traceprobe_parse_context *ctx)
-{
-	int i, j, n, used = 0, star = -1, ret;
-	const char **out;
-	char *suffix;
-
-	ret = find_arg_vars(argc, argv, &star, ctx);
-	if (ret < 0)
-		return ERR_PTR(ret);
-	*new_argc = argc;
-	if (!ret)
-		return NULL;
-
-	if (btf_query(ctx) || !ctx->nr_params) {
-		if (star < 0)
-			return NULL;
-		trace_probe_log_err(0, NOSUP_BTFARG);
-		return ERR_PTR(-EOPNOTSUPP);
-	}
-
-	if (star >= 0)
-		*new_argc = argc + ctx->nr_params - 1;
-	out = kcalloc(*new_argc, sizeof(*out), GFP_KERNEL);
-	if (!out)
-		return ERR_PTR(-ENOMEM);
-
-	for (i = 0, j = 0; i < argc; i++) {
-		trace_probe_log_set_index(i + 2);
-		if (i == star) {
-			for (n = 0; n < ctx->nr_params; n++) {
-				ret = print_param_name(buf + used, bufsize - used,
-						       n, "", ctx);
-				if (ret < 0)
-					goto fail;
-				out[j++] = buf + used;
-				used += ret;
-			}
-			continue;
-		}
-		if (!str_has_prefix(argv[i], "$arg")) {
-			out[j++] = argv[i];
-			continue;
-		}
-		n = 0;
-		for (suffix = (char *)argv[i] + 4; isdigit(*suffix) && n < 10000;
-		     suffix++)
-			n = n * 10 + *suffix - '0';
-		if (*suffix && *suffix != ':') {
-			trace_probe_log_err(0, BAD_VAR);
-			ret = -ENOENT;
-			goto fail;
-		}
-		if (!n) {
-			trace_probe_log_err(0, BAD_ARG_NUM);
-			ret = -EINVAL;
-			goto fail;
-		}
-		ret = print_param_name(buf + used, bufsize - used, n - 1,
-				       suffix, ctx);
-		if (ret < 0)
-			goto fail;
-		out[j++] = buf + used;
-		used += ret;
-	}
-	return out;
-fail:
-	kfree(out);
-	return ERR_PTR(ret);
-}
-
-/**
- * traceprobe_expand_dentry_args - rewrite "X:%pd" and "X:%pD" as strings
- * @argc: argument words
- * @argv: the words; rewritten ones point into *@buf afterwards
- * @buf: must point to NULL; set to the buffer the caller kfree()s
- *
- * A %pd argument is a struct dentry pointer shown by its name, a %pD a
- * struct file pointer shown by its dentry's name.
- *
- * Return: 0 or -ENOMEM.
- */
-int traceprobe_expand_dentry_args(int argc, const char *argv[], char **buf)
-{
-	const size_t name = offsetof(struct dentry, d_name.name);
-	const size_t dentry = offsetof(struct file, f_path.dentry);
-	int i, used = 0, len;
-	char *space = NULL;
-
-	if (*buf)
-		return -EINVAL;
-	for (i = 0; i < argc; i++) {
-		const char *arg = argv[i], *eq;
-		int alen = strlen(arg), nlen = 0;
-		bool file;
-
-		if (!glob_match("*:%p[dD]", arg))
-			continue;
-		if (!space) {
-			space = kmalloc(MAX_DENTRY_ARGS_LEN, GFP_KERNEL);
-			if (!space)
-				return -ENOMEM;
-		}
-		file = arg[alen - 1] == 'D';
-		eq = strchr(arg, '=');
-		if (eq) {
-			nlen = eq - arg + 1;
-			arg = eq + 1;
-			alen -= nlen;
-		}
-		alen -= 4;	/* ":%pd" */
-		if (file)
-			len = snprintf(space + used, MAX_DENTRY_ARGS_LEN - used,
-				       "%.*s+0x0(+0x%zx(+0x%zx(%.*s))):string",
-				       nlen, argv[i], name, dentry, alen, arg);
-		else
-			len = snprintf(space + used, MAX_DENTRY_ARGS_LEN - used,
-				       "%.*s+0x0(+0x%zx(%.*s)):string",
-				       nlen, argv[i], name, alen, arg);
-		if (len >= MAX_DENTRY_ARGS_LEN - used) {
-			kfree(space);
-			return -ENOMEM;
-		}
-		argv[i] = space + used;
-		used += len + 1;
-	}
-	*buf = space;
-	return 0;
-}
-
-/**
- * trace_probe_expand_words - a command's argument words, expanded
- * @w: where the words go; release with trace_probe_free_words()
- * @argc: the argument words
- * @argv: the words; %pd and %pD words are rewritten in place
- * @ctx: the probe point ($arg* and $argN are named by its BTF)
- *
- * Return: 0, or a negative errno with the error logged.
- */
-int trace_probe_expand_words(struct probe_words *w, int argc, const char **argv,
-			     struct traceprobe_parse_context *ctx)
-{
-	const char **named;
-
-	w->argc = argc;
-	w->argv = argv;
-	named = traceprobe_expand_meta_args(argc, argv, &w->argc, w->names,
-					    sizeof(w->names), ctx);
-	if (IS_ERR(named))
-		return PTR_ERR(named);
-	if (named) {
-		w->named = named;
-		w->argv = named;
-	}
-	if (w->argc > MAX_TRACE_ARGS) {
-		/* Under the first argument: no one word is wrong. */
-		trace_probe_log_set_index(2);
-		trace_probe_log_err(0, TOO_MANY_ARGS);
-		return -E2BIG;
-	}
-	return traceprobe_expand_dentry_args(w->argc, w->argv, &w->dentry);
-}
-
-/**
- * trace_probe_free_words - release what trace_probe_expand_words() took
- * @w: the words
- */
-void trace_probe_free_words(struct probe_words *w)
-{
-	kfree(w->named);
-	kfree(w->dentry);
-	w->named = NULL;
-	w->dentry = NULL;
 }
 
 /* ---- The event's format, fields and trace output ---------------------- */
@@ -878,7 +562,7 @@ struct trace_probe *trace_probe_alloc(size_t size, int nargs)
  */
 struct probe_class {
 	struct trace_event_class	class;
-	const struct trace_event_class	*kind;
+	const struct probe_kind		*kind;
 	struct list_head		list;
 	unsigned int			users;
 	char				system[];
@@ -892,8 +576,11 @@ static struct list_head *probe_event_fields(struct trace_event_call *call)
 	return &trace_probe_event_from_call(call)->fields;
 }
 
+static int probe_class_reg(struct trace_event_call *call, enum trace_reg type,
+			   void *data);
+
 static struct trace_event_class *
-probe_class_get(const struct trace_event_class *kind, const char *system)
+probe_class_get(const struct probe_kind *kind, const char *system)
 {
 	size_t len = strlen(system) + 1;
 	struct probe_class *pc;
@@ -910,7 +597,7 @@ probe_class_get(const struct trace_event_class *kind, const char *system)
 		return NULL;
 	strscpy(pc->system, system, len);
 	pc->class.system = pc->system;
-	pc->class.reg = kind->reg;
+	pc->class.reg = kind->reg ?: probe_class_reg;
 	pc->class.fields_array = kind->fields_array;
 	pc->class.get_fields = probe_event_fields;
 	INIT_LIST_HEAD(&pc->class.fields);
@@ -951,26 +638,26 @@ static void probe_event_free(struct probe_event *ev)
  * @tp: the probe, its arguments not yet parsed
  * @event: the event name
  * @group: the group name
- * @kind: the front end's event class: its reg() and fields_array
- * @data_size: bytes of front-end data at the end of the event
+ * @kind: what the front end's events share
  *
  * Return: 0 or a negative errno.
  */
 int trace_probe_init(struct trace_probe *tp, const char *event,
-		     const char *group, const struct trace_event_class *kind,
-		     size_t data_size)
+		     const char *group, const struct probe_kind *kind)
 {
 	struct probe_event *ev;
 
 	if (!event || !group)
 		return -EINVAL;
-	ev = kzalloc(sizeof(*ev) + data_size, GFP_KERNEL);
+	ev = kzalloc(sizeof(*ev) + kind->data_size, GFP_KERNEL);
 	if (!ev)
 		return -ENOMEM;
 	INIT_LIST_HEAD(&ev->files);
 	INIT_LIST_HEAD(&ev->fields);
 	ev->call.class = probe_class_get(kind, group);
 	ev->call.name = kstrdup(event, GFP_KERNEL);
+	ev->call.event.funcs = kind->funcs;
+	ev->call.flags = kind->flags;
 	tp->event = ev;
 	hlist_add_head(&tp->list, &ev->probes);
 	if (!ev->call.name || !ev->call.class) {
@@ -1368,12 +1055,120 @@ int trace_probe_run_command(const char *raw_command,
 	return ret == -ECANCELED ? -EINVAL : ret;
 }
 
-/* kprobe_events and uprobe_events list the dynamic events of one kind. */
+/* Undo what a consumer's enabling added: @file's link, or perf's flag. */
+static void probe_drop_consumer(struct trace_probe *tp,
+				struct trace_event_file *file)
+{
+	if (file)
+		trace_probe_remove_file(tp, file);
+	else
+		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+}
+
+/*
+ * Record into @file, or for perf if NULL.  The first consumer arms the
+ * probes, after its file or flag is in place, so that no hit finds
+ * nowhere to go.
+ */
+static int probe_enable(struct trace_probe *tp, struct trace_event_file *file,
+			const struct probe_arming *arming)
+{
+	bool was_enabled = trace_probe_is_enabled(tp);
+	int ret;
+
+	if (file) {
+		ret = trace_probe_add_file(tp, file);
+		if (ret)
+			return ret;
+	} else {
+		trace_probe_set_flag(tp, TP_FLAG_PROFILE);
+	}
+	if (was_enabled)
+		return 0;
+	ret = arming->arm_all(tp);
+	if (ret)
+		probe_drop_consumer(tp, file);
+	return ret;
+}
+
+static int probe_disable(struct trace_probe *tp, struct trace_event_file *file,
+			 const struct probe_arming *arming)
+{
+	unsigned int flags;
+	bool last;
+
+	if (file && !trace_probe_get_file_link(tp, file))
+		return -ENOENT;
+	flags = trace_probe_load_flags(tp);
+	last = file ? !(flags & TP_FLAG_PROFILE) &&
+		      list_is_singular(&tp->event->files) :
+		      !(flags & TP_FLAG_TRACE);
+	/*
+	 * The last consumer going: disarm first.  A hit counts itself (the
+	 * profile file) before it looks for where to record; disarmed after,
+	 * the probes would count hits with nowhere to record them for as long
+	 * as disarming all of the event's probes takes.  Disarming waits for
+	 * running handlers where the mechanism can (unregistering an fprobe);
+	 * the others read the file list under RCU, which outlives the link.
+	 */
+	if (last)
+		arming->disarm_all(tp);
+	probe_drop_consumer(tp, file);
+	return 0;
+}
+
+/*
+ * The event core's requests, for a front end whose consumers are the
+ * instances' files and perf: the first to come arms the probes of the
+ * event, the last to go disarms them.  Perf's open, close, add and del
+ * need nothing of a probe.
+ */
+static int probe_class_reg(struct trace_event_call *call, enum trace_reg type,
+			   void *data)
+{
+	struct probe_class *pc = container_of(call->class, struct probe_class,
+					      class);
+	const struct probe_arming *arming = pc->kind->arming;
+	struct trace_probe *tp = trace_probe_primary_from_call(call);
+
+	if (WARN_ON_ONCE(!tp))
+		return -ENODEV;
+	switch (type) {
+	case TRACE_REG_REGISTER:
+		return probe_enable(tp, data, arming);
+	case TRACE_REG_UNREGISTER:
+		return probe_disable(tp, data, arming);
+#ifdef CONFIG_PERF_EVENTS
+	case TRACE_REG_PERF_REGISTER:
+		return probe_enable(tp, NULL, arming);
+	case TRACE_REG_PERF_UNREGISTER:
+		return probe_disable(tp, NULL, arming);
+#endif
+	default:
+		return 0;
+	}
+}
+
+/*
+ * kprobe_events and uprobe_events list the dynamic events of one kind,
+ * kprobe_profile and uprobe_profile count their hits.  The files' inode
+ * holds the front end's struct probe_tracefs, and the seq_file that.
+ */
+static const struct probe_tracefs *probe_tracefs_of(struct seq_file *m)
+{
+	return m->private;
+}
+
 static int probe_events_show(struct seq_file *m, void *v)
 {
 	struct dyn_event *ev = v;
 
-	return ev->ops == m->private ? ev->ops->show(m, ev) : 0;
+	return ev->ops == probe_tracefs_of(m)->ops ? ev->ops->show(m, ev) : 0;
+}
+
+static int probe_profile_show(struct seq_file *m, void *v)
+{
+	return probe_tracefs_of(m)->profile_show(m, v);
 }
 
 static const struct seq_operations probe_events_seq_ops = {
@@ -1383,39 +1178,6 @@ static const struct seq_operations probe_events_seq_ops = {
 	.show = probe_events_show,
 };
 
-/**
- * trace_probe_events_open - open kprobe_events or uprobe_events
- * @file: the file
- * @ops: the kind of dynamic event it lists and defines
- * @release_all: removes every event of the kind at once, or NULL to remove
- *	them one at a time
- *
- * Opening it to write with O_TRUNC first removes every event of the kind.
- *
- * Return: 0 or a negative errno.
- */
-int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops,
-			    int (*release_all)(void))
-{
-	int ret = security_locked_down(LOCKDOWN_TRACEFS);
-
-	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
-		ret = release_all ? release_all() : dyn_events_release_all(ops);
-	if (ret < 0)
-		return ret;
-	ret = seq_open(file, &probe_events_seq_ops);
-	if (!ret)
-		((struct seq_file *)file->private_data)->private = ops;
-	return ret;
-}
-
-static int probe_profile_show(struct seq_file *m, void *v)
-{
-	int (*show)(struct seq_file *m, struct dyn_event *ev) = m->private;
-
-	return show(m, v);
-}
-
 static const struct seq_operations probe_profile_seq_ops = {
 	.start = dyn_event_seq_start,
 	.next = dyn_event_seq_next,
@@ -1423,23 +1185,75 @@ static const struct seq_operations probe_profile_seq_ops = {
 	.show = probe_profile_show,
 };
 
-/**
- * trace_probe_profile_open - open kprobe_profile or uprobe_profile
- * @file: the file
- * @show: prints one dynamic event's line, if it is of the file's kind
- *
- * Return: 0 or a negative errno.
- */
-int trace_probe_profile_open(struct file *file,
-			     int (*show)(struct seq_file *m, struct dyn_event *ev))
+static int probe_seq_open(struct inode *inode, struct file *file,
+			  const struct seq_operations *seq_ops)
+{
+	int ret = seq_open(file, seq_ops);
+
+	if (!ret)
+		((struct seq_file *)file->private_data)->private = inode->i_private;
+	return ret;
+}
+
+/* Opening the events file to write with O_TRUNC removes all its events. */
+static int probe_events_open(struct inode *inode, struct file *file)
+{
+	const struct probe_tracefs *fs = inode->i_private;
+	int ret = security_locked_down(LOCKDOWN_TRACEFS);
+
+	if (!ret && (file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		ret = fs->release_all ? fs->release_all() :
+					dyn_events_release_all(fs->ops);
+	if (ret < 0)
+		return ret;
+	return probe_seq_open(inode, file, &probe_events_seq_ops);
+}
+
+static ssize_t probe_events_write(struct file *file, const char __user *buffer,
+				  size_t count, loff_t *ppos)
+{
+	const struct probe_tracefs *fs = file_inode(file)->i_private;
+
+	return trace_parse_run_command(file, buffer, count, ppos, fs->run);
+}
+
+static int probe_profile_open(struct inode *inode, struct file *file)
 {
 	int ret = security_locked_down(LOCKDOWN_TRACEFS);
 
-	if (!ret)
-		ret = seq_open(file, &probe_profile_seq_ops);
-	if (!ret)
-		((struct seq_file *)file->private_data)->private = show;
-	return ret;
+	return ret ?: probe_seq_open(inode, file, &probe_profile_seq_ops);
+}
+
+static const struct file_operations probe_events_fops = {
+	.owner = THIS_MODULE,
+	.open = probe_events_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+	.write = probe_events_write,
+};
+
+static const struct file_operations probe_profile_fops = {
+	.owner = THIS_MODULE,
+	.open = probe_profile_open,
+	.read = seq_read,
+	.llseek = seq_lseek,
+	.release = seq_release,
+};
+
+/**
+ * trace_probe_create_files - make a front end's files in tracefs' top
+ * @events: the name of the file that lists and defines its events
+ * @profile: the name of the file that counts their hits
+ * @fs: what the files act on; it must outlive them
+ */
+void __init trace_probe_create_files(const char *events, const char *profile,
+				     const struct probe_tracefs *fs)
+{
+	trace_create_file(events, TRACE_MODE_WRITE, NULL, (void *)fs,
+			  &probe_events_fops);
+	trace_create_file(profile, TRACE_MODE_READ, NULL, (void *)fs,
+			  &probe_profile_fops);
 }
 
 /**
@@ -1462,12 +1276,3 @@ int trace_probe_create(const char *raw_command, int (*createfn)(int, const char 
 	argv_free(argv);
 	return ret;
 }
-
-/*
- * The parser's KUnit suite.  The build gives it no option of its own, so
- * it comes with the kprobes KUnit test: built in when KUnit is, and run
- * at boot with the other built-in suites.
- */
-#if IS_BUILTIN(CONFIG_KUNIT) && IS_ENABLED(CONFIG_KPROBES_SANITY_TEST)
-#include "trace_probe_kunit.c"
-#endif

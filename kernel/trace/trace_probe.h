@@ -6,7 +6,7 @@
  *
  * A definition is parsed once, when it is written to a tracefs file, into
  * a struct trace_probe: one struct probe_arg per argument, each holding a
- * struct fetch_prog, a fixed program that trace_probe_tmpl.h runs on every
+ * struct fetch_prog, a fixed program that trace_probe_fetch.h runs on every
  * hit without allocating or locking.  Several probes may share one event
  * (a "multiprobe"): they then share its struct probe_event, and must agree
  * on the arguments' names and types.
@@ -157,29 +157,7 @@ static inline const char *trace_probe_group_name(struct trace_probe *tp)
 	return tp->event->call.class->system;
 }
 
-/**
- * struct probe_words - the argument words of a command, expanded
- * @argc: words
- * @argv: the words
- * @named: the array @argv is when $arg* or $argN were replaced
- * @dentry: the text of rewritten %pd and %pD words
- * @names: the text of the parameter names put in
- */
-struct probe_words {
-	int		argc;
-	const char	**argv;
-	const char	**named;
-	char		*dentry;
-	char		names[MAX_BTF_ARGS_LEN];
-};
-
-int trace_probe_expand_words(struct probe_words *w, int argc, const char **argv,
-			     struct traceprobe_parse_context *ctx);
-void trace_probe_free_words(struct probe_words *w);
 int traceprobe_update_arg(struct probe_arg *arg);
-int traceprobe_split_symbol_offset(char *symbol, long *offset);
-int traceprobe_parse_event_name(const char **pevent, const char **pgroup,
-				char *buf, int offset);
 
 /* How the fixed fields before the arguments are printed. */
 enum probe_print_type {
@@ -195,9 +173,9 @@ int trace_probe_print_args(struct trace_seq *s, struct probe_arg *args,
 			   int nr_args, u8 *data, void *field);
 
 struct trace_probe *trace_probe_alloc(size_t size, int nargs);
+struct probe_kind;
 int trace_probe_init(struct trace_probe *tp, const char *event,
-		     const char *group, const struct trace_event_class *kind,
-		     size_t data_size);
+		     const char *group, const struct probe_kind *kind);
 void trace_probe_cleanup(struct trace_probe *tp);
 int trace_probe_append(struct trace_probe *tp, struct trace_probe *to);
 void trace_probe_unlink(struct trace_probe *tp);
@@ -221,10 +199,58 @@ struct dyn_event;
 struct dyn_event_operations;
 int trace_probe_run_command(const char *raw_command,
 			    struct dyn_event_operations *ops);
-int trace_probe_events_open(struct file *file, struct dyn_event_operations *ops,
-			    int (*release_all)(void));
-int trace_probe_profile_open(struct file *file,
-			     int (*show)(struct seq_file *m, struct dyn_event *ev));
+
+/**
+ * struct probe_arming - how a front end puts an event's probes to work
+ * @arm_all: arms every probe of the event, or, failing, none
+ * @disarm_all: disarms them
+ */
+struct probe_arming {
+	int	(*arm_all)(struct trace_probe *tp);
+	void	(*disarm_all)(struct trace_probe *tp);
+};
+
+/**
+ * struct probe_kind - what the events of one front end share
+ * @reg: the event class's &trace_event_class.reg, or NULL for the one
+ *	that arms the probes for the first consumer (an instance's file or
+ *	perf) and disarms them after the last, with @arming
+ * @fields_array: the class's fields before the arguments
+ * @arming: with @reg NULL, how the event's probes are armed and disarmed
+ * @funcs: how a record is printed
+ * @flags: the event's TRACE_EVENT_FL_* flags
+ * @data_size: bytes of front-end data at the end of each event
+ *	(&probe_event.data)
+ */
+struct probe_kind {
+	int				(*reg)(struct trace_event_call *call,
+					       enum trace_reg type, void *data);
+	struct trace_event_fields	*fields_array;
+	const struct probe_arming	*arming;
+	struct trace_event_functions	*funcs;
+	int				flags;
+	size_t				data_size;
+};
+
+/**
+ * struct probe_tracefs - what a front end's tracefs files act on
+ * @ops: the kind of dynamic event they list and define
+ * @run: runs one line written to the events file
+ * @release_all: removes every event of the kind at once, or NULL to remove
+ *	them one at a time
+ * @profile_show: prints an event's line of the profile file, if the event
+ *	is of the kind
+ */
+struct probe_tracefs {
+	struct dyn_event_operations	*ops;
+	int				(*run)(const char *raw_command);
+	int				(*release_all)(void);
+	int				(*profile_show)(struct seq_file *m,
+							struct dyn_event *ev);
+};
+
+void trace_probe_create_files(const char *events, const char *profile,
+			      const struct probe_tracefs *fs);
 void trace_probe_show_args(struct seq_file *m, struct trace_probe *tp);
 struct trace_probe *trace_probe_find_event(const char *group,
 					   const char *event);
@@ -265,9 +291,24 @@ void destroy_local_trace_uprobe(struct trace_event_call *event_call);
 extern struct mutex dyn_event_ops_mutex;
 
 void trace_probe_log_init(const char *subsystem, int argc, const char **argv);
-void trace_probe_log_set_index(int index);
 void trace_probe_log_clear(void);
 char *trace_probe_join_words(int argc, const char **argv);
+
+#if IS_ENABLED(CONFIG_PROBE_EVENTS_KUNIT_TEST)
+/**
+ * struct trace_probe_error - an error as the error log placed it
+ * @err: its TP_ERR_* code
+ * @pos: where its caret is, in the command's words joined by spaces
+ */
+struct trace_probe_error {
+	int	err;
+	int	pos;
+};
+
+/* The last error logged, which the parser's tests compare. */
+extern struct trace_probe_error trace_probe_last_error;
+const char *trace_probe_error_text(int err);
+#endif
 
 /**
  * struct uprobe_dispatch_data - what a uprobe hit passes to the fetch engine

@@ -4,12 +4,14 @@
  * compiles to, each error with the position of its caret, and the round
  * trip of a definition to its kprobe_events line.
  *
- * Included at the end of trace_probe.c, so that it sees the compiled form.
+ * They look at the compiled form and at the error log's last entry, which
+ * trace_probe.c keeps for them.
  */
 #include <kunit/test.h>
 #include <linux/seq_file.h>
 
 #include "trace_dynevent.h"
+#include "trace_probe.h"
 
 /* ---- What an argument compiles to ------------------------------------- */
 
@@ -247,10 +249,10 @@ static int parse_one(struct trace_probe *tp, const char *text,
 	mutex_lock(&dyn_event_ops_mutex);
 	trace_probe_log_init("kunit", 3, argv);
 	trace_probe_log_set_index(2);
-	probe_log.last_err = -1;
+	trace_probe_last_error.err = -1;
 	ret = traceprobe_parse_probe_arg(tp, 0, text, &ctx);
-	*err = probe_log.last_err;
-	*pos = probe_log.last_pos - 4;
+	*err = trace_probe_last_error.err;
+	*pos = trace_probe_last_error.pos - 4;
 	traceprobe_finish_parse(&ctx);
 	trace_probe_log_clear();
 	mutex_unlock(&dyn_event_ops_mutex);
@@ -459,13 +461,13 @@ static void error_position_test(struct kunit *test)
 	memcpy(cmd, c->cmd, caret - c->cmd);
 	memcpy(cmd + (caret - c->cmd), caret + 1, strlen(caret + 1));
 
-	probe_log.last_err = -1;
+	trace_probe_last_error.err = -1;
 	ret = run_kprobe_cmd(test, cmd);
 	KUNIT_EXPECT_LT(test, ret, 0);
-	KUNIT_EXPECT_EQ_MSG(test, probe_log.last_err, c->err, "%s: %s",
-			    cmd, probe_log.last_err >= 0 ?
-			    probe_error_text[probe_log.last_err] : "no error");
-	KUNIT_EXPECT_EQ(test, probe_log.last_pos, (int)(caret - c->cmd));
+	KUNIT_EXPECT_EQ_MSG(test, trace_probe_last_error.err, c->err, "%s: %s",
+			    cmd, trace_probe_last_error.err >= 0 ?
+			    trace_probe_error_text(trace_probe_last_error.err) : "no error");
+	KUNIT_EXPECT_EQ(test, trace_probe_last_error.pos, (int)(caret - c->cmd));
 }
 
 /* Every error has its text. */
@@ -474,7 +476,7 @@ static void error_text_test(struct kunit *test)
 	int i;
 
 	for (i = 0; i < TP_ERR_NR; i++)
-		KUNIT_EXPECT_NOT_NULL_MSG(test, probe_error_text[i], "error %d", i);
+		KUNIT_EXPECT_NOT_NULL_MSG(test, trace_probe_error_text(i), "error %d", i);
 }
 
 /* ---- Round trip -------------------------------------------------------- */
@@ -566,11 +568,11 @@ static void multiprobe_test(struct kunit *test)
 	KUNIT_ASSERT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_read a=%" R0), 0);
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_write a=%" R0), 0);
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_open b=%" R0), -EEXIST);
-	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_DIFF_ARG_TYPE);
+	KUNIT_EXPECT_EQ(test, trace_probe_last_error.err, TP_ERR_DIFF_ARG_TYPE);
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "p:kunit/mp vfs_read a=%" R0), -EEXIST);
-	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_SAME_PROBE);
+	KUNIT_EXPECT_EQ(test, trace_probe_last_error.err, TP_ERR_SAME_PROBE);
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "r:kunit/mp vfs_read a=%" R0), -EEXIST);
-	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_DIFF_PROBE_TYPE);
+	KUNIT_EXPECT_EQ(test, trace_probe_last_error.err, TP_ERR_DIFF_PROBE_TYPE);
 	KUNIT_EXPECT_TRUE(test, show_event("mp", buf, 512));
 	KUNIT_EXPECT_STREQ(test, buf, "p:kunit/mp vfs_read a=%" R0 "\n");
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "-:kunit/mp vfs_write"), 0);
@@ -596,10 +598,10 @@ static void too_many_args_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, "-:kunit/ma"), 0);
 
 	scnprintf(buf + n, MAX_DYNEVENT_CMD_LEN - n, " \\%d", i);
-	probe_log.last_err = -1;
+	trace_probe_last_error.err = -1;
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, buf), -E2BIG);
-	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_TOO_MANY_ARGS);
-	KUNIT_EXPECT_EQ(test, probe_log.last_pos, (int)strlen(head) + 1);
+	KUNIT_EXPECT_EQ(test, trace_probe_last_error.err, TP_ERR_TOO_MANY_ARGS);
+	KUNIT_EXPECT_EQ(test, trace_probe_last_error.pos, (int)strlen(head) + 1);
 	KUNIT_EXPECT_FALSE(test, show_event("ma", buf, MAX_DYNEVENT_CMD_LEN));
 }
 
@@ -631,10 +633,10 @@ static void arg_too_long_test(struct kunit *test)
 	for (i = 0; i < depth; i++)
 		n += scnprintf(buf + n, MAX_DYNEVENT_CMD_LEN - n, ")");
 	KUNIT_ASSERT_GT(test, n - hlen, MAX_ARGSTR_LEN);
-	probe_log.last_err = -1;
+	trace_probe_last_error.err = -1;
 	KUNIT_EXPECT_EQ(test, run_kprobe_cmd(test, buf), -E2BIG);
-	KUNIT_EXPECT_EQ(test, probe_log.last_err, TP_ERR_ARG_TOO_LONG);
-	KUNIT_EXPECT_EQ(test, probe_log.last_pos, hlen);
+	KUNIT_EXPECT_EQ(test, trace_probe_last_error.err, TP_ERR_ARG_TOO_LONG);
+	KUNIT_EXPECT_EQ(test, trace_probe_last_error.pos, hlen);
 }
 
 static struct kunit_case trace_probe_parse_cases[] = {

@@ -1,15 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The parser of probe arguments: the text of one argument in, its
- * compiled struct fetch_prog out, or an error code with the offset of the
- * bad token.
+ * The probe-event definition language: the words of a definition in,
+ * checked names, expanded words and each argument's compiled struct
+ * fetch_prog out, or an error code with the offset of the bad token.
  *
- * Not built on its own: trace_probe.c includes it, with the kernel's
- * headers, and so can a host program, with small stand-ins for the few
- * kernel services it uses (string and number helpers, allocation,
- * register names, the error log), to test it and fuzz it with the
- * sanitizers.
+ * Nothing here touches a probe or an event: the front ends call in while
+ * they build one, under dyn_event_ops_mutex.  The few kernel services used
+ * (string and number helpers, allocation, BTF, register names, the error
+ * log) are small enough to stand in for, so this file also builds as a
+ * host program, to be tested and fuzzed with the sanitizers.
  */
+#include <linux/btf.h>
+#include <linux/ctype.h>
+#include <linux/fs.h>
+#include <linux/glob.h>
+#include <linux/kernel.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "trace_btf.h"
+#include "trace_probe.h"
 
 /* ---- Types ------------------------------------------------------------ */
 
@@ -1356,4 +1366,333 @@ void traceprobe_finish_parse(struct traceprobe_parse_context *ctx)
 {
 	drop_cast_btf(ctx);
 	btf_release(ctx);
+}
+
+/* ---- Names -------------------------------------------------------------- */
+
+/**
+ * traceprobe_split_symbol_offset - split "SYM+OFFS" or "SYM-OFFS"
+ * @symbol: the text; the sign is replaced by a NUL on success
+ * @offset: where the offset is returned (0 if none)
+ *
+ * Return: 0, or -EINVAL if the offset is not a number.
+ */
+int traceprobe_split_symbol_offset(char *symbol, long *offset)
+{
+	char *sign;
+	int ret;
+
+	if (!offset)
+		return -EINVAL;
+	*offset = 0;
+	sign = strpbrk(symbol, "+-");
+	if (!sign)
+		return 0;
+	ret = kstrtol(sign, 0, offset);
+	if (ret)
+		return ret;
+	*sign = '\0';
+	return 0;
+}
+
+/**
+ * traceprobe_parse_event_name - split and check "[GROUP/]EVENT"
+ * @pevent: in: the text; out: the event name (NULL for "GROUP/")
+ * @pgroup: out: the group, copied into @buf, if one is given
+ * @buf: MAX_EVENT_NAME_LEN bytes for the group name
+ * @offset: offset of the text in the current word, for the error log
+ *
+ * Return: 0 or -EINVAL with the error logged.
+ */
+int traceprobe_parse_event_name(const char **pevent, const char **pgroup,
+				char *buf, int offset)
+{
+	const char *name = *pevent, *sep;
+	size_t len;
+
+	sep = strchr(name, '/');
+	if (!sep)
+		sep = strchr(name, '.');
+	if (sep) {
+		len = sep - name;
+		if (!len) {
+			trace_probe_log_err(offset, NO_GROUP_NAME);
+			return -EINVAL;
+		}
+		if (len >= MAX_EVENT_NAME_LEN) {
+			trace_probe_log_err(offset, GROUP_TOO_LONG);
+			return -EINVAL;
+		}
+		memcpy(buf, name, len);
+		buf[len] = '\0';
+		if (!is_good_system_name(buf)) {
+			trace_probe_log_err(offset, BAD_GROUP_NAME);
+			return -EINVAL;
+		}
+		*pgroup = buf;
+		offset += len + 1;
+		name = sep + 1;
+		*pevent = name;
+	}
+
+	len = strlen(name);
+	if (!len) {
+		if (sep) {
+			*pevent = NULL;
+			return 0;
+		}
+		trace_probe_log_err(offset, NO_EVENT_NAME);
+		return -EINVAL;
+	}
+	if (len >= MAX_EVENT_NAME_LEN) {
+		trace_probe_log_err(offset, EVENT_TOO_LONG);
+		return -EINVAL;
+	}
+	if (!is_good_name(name)) {
+		trace_probe_log_err(offset, BAD_EVENT_NAME);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* ---- Expanding $arg* and $argN by BTF, %pd and %pD -------------------- */
+
+/* Find $arg words; return 1 if any, with the index of a "$arg*" in @star. */
+static int find_arg_vars(int argc, const char *argv[], int *star,
+			 struct traceprobe_parse_context *ctx)
+{
+	int i, found = 0;
+
+	for (i = 0; i < argc; i++) {
+		if (!str_has_prefix(argv[i], "$arg"))
+			continue;
+		trace_probe_log_set_index(i + 2);
+		if (!tparg_is_function_entry(ctx->flags) &&
+		    !tparg_is_function_return(ctx->flags)) {
+			trace_probe_log_err(0, NOFENTRY_ARGS);
+			return -EINVAL;
+		}
+		found = 1;
+		if (isdigit(argv[i][4]))
+			continue;
+		if (argv[i][4] != '*') {
+			trace_probe_log_err(0, BAD_VAR);
+			return -EINVAL;
+		}
+		if (*star >= 0) {
+			trace_probe_log_err(0, DOUBLE_ARGS);
+			return -EINVAL;
+		}
+		*star = i;
+	}
+	return found;
+}
+
+/* Put parameter @idx's name, then @suffix, in @buf; return the bytes used. */
+static int print_param_name(char *buf, int size, int idx, const char *suffix,
+			    struct traceprobe_parse_context *ctx)
+{
+	const char *name = NULL;
+	int len;
+
+	if (idx < ctx->nr_params)
+		name = btf_name_by_offset(ctx->btf, ctx->params[idx].name_off);
+	if (!name) {
+		__trace_probe_log_err(0, idx < ctx->nr_params ?
+				      TP_ERR_NO_BTF_ENTRY : TP_ERR_NO_BTFARG);
+		return -ENOENT;
+	}
+	len = snprintf(buf, size, "%s%s", name, suffix) + 1;
+	if (len <= size)
+		return len;
+	trace_probe_log_err(0, ARGS_2LONG);
+	return -E2BIG;
+}
+
+/**
+ * traceprobe_expand_meta_args - replace $arg* and $argN by parameter names
+ * @argc: argument words
+ * @argv: the words
+ * @new_argc: out: words of the result
+ * @buf: space for the names
+ * @bufsize: bytes of @buf
+ * @ctx: the probe point
+ *
+ * Return: NULL if nothing changes, the new argv (kfree it; its new words
+ * point into @buf), or an ERR_PTR with the error logged.
+ */
+const char **traceprobe_expand_meta_args(int argc, const char *argv[],
+					 int *new_argc, char *buf, int bufsize,
+					 struct traceprobe_parse_context *ctx)
+{
+	int i, j, n, used = 0, star = -1, ret;
+	const char **out;
+	char *suffix;
+
+	ret = find_arg_vars(argc, argv, &star, ctx);
+	if (ret < 0)
+		return ERR_PTR(ret);
+	*new_argc = argc;
+	if (!ret)
+		return NULL;
+
+	if (btf_query(ctx) || !ctx->nr_params) {
+		if (star < 0)
+			return NULL;
+		trace_probe_log_err(0, NOSUP_BTFARG);
+		return ERR_PTR(-EOPNOTSUPP);
+	}
+
+	if (star >= 0)
+		*new_argc = argc + ctx->nr_params - 1;
+	out = kcalloc(*new_argc, sizeof(*out), GFP_KERNEL);
+	if (!out)
+		return ERR_PTR(-ENOMEM);
+
+	for (i = 0, j = 0; i < argc; i++) {
+		trace_probe_log_set_index(i + 2);
+		if (i == star) {
+			for (n = 0; n < ctx->nr_params; n++) {
+				ret = print_param_name(buf + used, bufsize - used,
+						       n, "", ctx);
+				if (ret < 0)
+					goto fail;
+				out[j++] = buf + used;
+				used += ret;
+			}
+			continue;
+		}
+		if (!str_has_prefix(argv[i], "$arg")) {
+			out[j++] = argv[i];
+			continue;
+		}
+		n = 0;
+		for (suffix = (char *)argv[i] + 4; isdigit(*suffix) && n < 10000;
+		     suffix++)
+			n = n * 10 + *suffix - '0';
+		if (*suffix && *suffix != ':') {
+			trace_probe_log_err(0, BAD_VAR);
+			ret = -ENOENT;
+			goto fail;
+		}
+		if (!n) {
+			trace_probe_log_err(0, BAD_ARG_NUM);
+			ret = -EINVAL;
+			goto fail;
+		}
+		ret = print_param_name(buf + used, bufsize - used, n - 1,
+				       suffix, ctx);
+		if (ret < 0)
+			goto fail;
+		out[j++] = buf + used;
+		used += ret;
+	}
+	return out;
+fail:
+	kfree(out);
+	return ERR_PTR(ret);
+}
+
+/**
+ * traceprobe_expand_dentry_args - rewrite "X:%pd" and "X:%pD" as strings
+ * @argc: argument words
+ * @argv: the words; rewritten ones point into *@buf afterwards
+ * @buf: must point to NULL; set to the buffer the caller kfree()s
+ *
+ * A %pd argument is a struct dentry pointer shown by its name, a %pD a
+ * struct file pointer shown by its dentry's name.
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int traceprobe_expand_dentry_args(int argc, const char *argv[], char **buf)
+{
+	const size_t name = offsetof(struct dentry, d_name.name);
+	const size_t dentry = offsetof(struct file, f_path.dentry);
+	int i, used = 0, len;
+	char *space = NULL;
+
+	if (*buf)
+		return -EINVAL;
+	for (i = 0; i < argc; i++) {
+		const char *arg = argv[i], *eq;
+		int alen = strlen(arg), nlen = 0;
+		bool file;
+
+		if (!glob_match("*:%p[dD]", arg))
+			continue;
+		if (!space) {
+			space = kmalloc(MAX_DENTRY_ARGS_LEN, GFP_KERNEL);
+			if (!space)
+				return -ENOMEM;
+		}
+		file = arg[alen - 1] == 'D';
+		eq = strchr(arg, '=');
+		if (eq) {
+			nlen = eq - arg + 1;
+			arg = eq + 1;
+			alen -= nlen;
+		}
+		alen -= 4;	/* ":%pd" */
+		if (file)
+			len = snprintf(space + used, MAX_DENTRY_ARGS_LEN - used,
+				       "%.*s+0x0(+0x%zx(+0x%zx(%.*s))):string",
+				       nlen, argv[i], name, dentry, alen, arg);
+		else
+			len = snprintf(space + used, MAX_DENTRY_ARGS_LEN - used,
+				       "%.*s+0x0(+0x%zx(%.*s)):string",
+				       nlen, argv[i], name, alen, arg);
+		if (len >= MAX_DENTRY_ARGS_LEN - used) {
+			kfree(space);
+			return -ENOMEM;
+		}
+		argv[i] = space + used;
+		used += len + 1;
+	}
+	*buf = space;
+	return 0;
+}
+
+/**
+ * trace_probe_expand_words - a command's argument words, expanded
+ * @w: where the words go; release with trace_probe_free_words()
+ * @argc: the argument words
+ * @argv: the words; %pd and %pD words are rewritten in place
+ * @ctx: the probe point ($arg* and $argN are named by its BTF)
+ *
+ * Return: 0, or a negative errno with the error logged.
+ */
+int trace_probe_expand_words(struct probe_words *w, int argc, const char **argv,
+			     struct traceprobe_parse_context *ctx)
+{
+	const char **named;
+
+	w->argc = argc;
+	w->argv = argv;
+	named = traceprobe_expand_meta_args(argc, argv, &w->argc, w->names,
+					    sizeof(w->names), ctx);
+	if (IS_ERR(named))
+		return PTR_ERR(named);
+	if (named) {
+		w->named = named;
+		w->argv = named;
+	}
+	if (w->argc > MAX_TRACE_ARGS) {
+		/* Under the first argument: no one word is wrong. */
+		trace_probe_log_set_index(2);
+		trace_probe_log_err(0, TOO_MANY_ARGS);
+		return -E2BIG;
+	}
+	return traceprobe_expand_dentry_args(w->argc, w->argv, &w->dentry);
+}
+
+/**
+ * trace_probe_free_words - release what trace_probe_expand_words() took
+ * @w: the words
+ */
+void trace_probe_free_words(struct probe_words *w)
+{
+	kfree(w->named);
+	kfree(w->dentry);
+	w->named = NULL;
+	w->dentry = NULL;
 }

@@ -256,6 +256,29 @@ struct traceprobe_parse_context {
 
 int traceprobe_parse_probe_arg(struct trace_probe *tp, int i, const char *argv,
 			       struct traceprobe_parse_context *ctx);
+
+/**
+ * struct probe_words - the argument words of a command, expanded
+ * @argc: words
+ * @argv: the words
+ * @named: the array @argv is when $arg* or $argN were replaced
+ * @dentry: the text of rewritten %pd and %pD words
+ * @names: the text of the parameter names put in
+ */
+struct probe_words {
+	int		argc;
+	const char	**argv;
+	const char	**named;
+	char		*dentry;
+	char		names[MAX_BTF_ARGS_LEN];
+};
+
+int trace_probe_expand_words(struct probe_words *w, int argc, const char **argv,
+			     struct traceprobe_parse_context *ctx);
+void trace_probe_free_words(struct probe_words *w);
+int traceprobe_split_symbol_offset(char *symbol, long *offset);
+int traceprobe_parse_event_name(const char **pevent, const char **pgroup,
+				char *buf, int offset);
 const char **traceprobe_expand_meta_args(int argc, const char *argv[],
 					 int *new_argc, char *buf, int bufsize,
 					 struct traceprobe_parse_context *ctx);
@@ -309,6 +332,7 @@ enum probe_error {
 };
 
 void __trace_probe_log_err(int offset, int err);
+void trace_probe_log_set_index(int index);
 
 #define trace_probe_log_err(offs, err)	\
 	__trace_probe_log_err(offs, TP_ERR_##err)

@@ -24,8 +24,7 @@
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
-#include "trace_probe_kernel.h"
-#include "trace_probe_tmpl.h"
+#include "trace_probe_record.h"
 
 #define UPROBE_EVENT_SYSTEM	"uprobes"
 
@@ -80,11 +79,6 @@ struct trace_uprobe {
 /* Defined at the end: how dynamic_events creates, shows and frees ours. */
 static struct dyn_event_operations trace_uprobe_ops;
 
-static bool is_trace_uprobe(struct dyn_event *ev)
-{
-	return ev->ops == &trace_uprobe_ops;
-}
-
 static struct trace_uprobe *to_trace_uprobe(struct dyn_event *ev)
 {
 	return container_of(ev, struct trace_uprobe, devent);
@@ -93,7 +87,7 @@ static struct trace_uprobe *to_trace_uprobe(struct dyn_event *ev)
 /* The uprobe event of a dynamic event, or NULL for another kind. */
 static struct trace_uprobe *dyn_to_tu(struct dyn_event *ev)
 {
-	return is_trace_uprobe(ev) ? to_trace_uprobe(ev) : NULL;
+	return ev->ops == &trace_uprobe_ops ? to_trace_uprobe(ev) : NULL;
 }
 
 static bool tu_is_return(struct trace_uprobe *tu)
@@ -208,52 +202,6 @@ fail:
 	return -ENOMEM;
 }
 
-/* The argument area of a hit's record: in the page, or (@data NULL) regs. */
-struct uprobe_args {
-	void	*data;
-	int	size;
-};
-
-static void uprobe_args_copy(void *dst, struct trace_uprobe *tu,
-			     struct pt_regs *regs, const struct uprobe_args *args)
-{
-	if (args->data)
-		memcpy(dst, args->data, args->size);
-	else
-		probe_args_store_regs(dst, &tu->tp, regs);
-}
-
-static void uprobe_fill_head(struct uprobe_trace_entry_head *entry,
-			     unsigned long func, struct pt_regs *regs)
-{
-	if (func) {
-		entry->vaddr[0] = func;
-		entry->vaddr[1] = instruction_pointer(regs);
-	} else {
-		entry->vaddr[0] = instruction_pointer(regs);
-	}
-}
-
-static void uprobe_record(struct trace_uprobe *tu, unsigned long func,
-			  struct pt_regs *regs, const struct uprobe_args *args,
-			  struct trace_event_file *file)
-{
-	size_t head = uprobe_head_size(tu_is_return(tu));
-	struct uprobe_trace_entry_head *entry;
-	struct trace_event_buffer fbuffer;
-
-	if (trace_trigger_soft_disabled(file))
-		return;
-	entry = probe_event_reserve(&fbuffer, file, head + args->size);
-	if (!entry)
-		return;
-	/* As trace_event_buffer_reserve() leaves it. */
-	fbuffer.regs = NULL;
-	uprobe_fill_head(entry, func, regs);
-	uprobe_args_copy((void *)entry + head, tu, regs, args);
-	trace_event_buffer_commit(&fbuffer);
-}
-
 #ifdef CONFIG_PERF_EVENTS
 static bool tu_filter_has_mm(struct trace_uprobe_filter *filter,
 			     struct mm_struct *mm)
@@ -281,14 +229,9 @@ static bool uprobe_perf_filter(struct uprobe_consumer *uc, struct mm_struct *mm)
 	return ret;
 }
 
-static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
-			struct pt_regs *regs, const struct uprobe_args *args)
+static void uprobe_perf(struct probe_hit *hit)
 {
-	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
-	size_t head = uprobe_head_size(tu_is_return(tu));
-	struct uprobe_trace_entry_head *entry;
-	struct hlist_head *perf_head;
-	int rctx, size;
+	struct trace_event_call *call = trace_probe_event_call(hit->tp);
 
 #ifdef CONFIG_BPF_EVENTS
 	if (bpf_prog_array_valid(call)) {
@@ -302,32 +245,16 @@ static void uprobe_perf(struct trace_uprobe *tu, unsigned long func,
 		scoped_guard(rcu_tasks_trace) {
 			array = rcu_dereference_check(call->prog_array,
 						      bpf_rcu_lock_held());
-			run = bpf_prog_run_array_uprobe(array, regs,
+			run = bpf_prog_run_array_uprobe(array, hit->regs,
 							bpf_prog_run);
 		}
 		if (!run)
 			return;
 	}
 #endif
-	/* perf wants the record with its u32 size header u64-aligned. */
-	size = ALIGN(head + args->size + sizeof(u32), sizeof(u64)) - sizeof(u32);
-	if (WARN_ONCE(size > PERF_MAX_TRACE_SIZE, "profile buffer not large enough"))
-		return;
-
-	preempt_disable();
-	perf_head = this_cpu_ptr(call->perf_events);
-	if (hlist_empty(perf_head))
-		goto out;
-	entry = perf_trace_buf_alloc(size, NULL, &rctx);
-	if (!entry)
-		goto out;
-	uprobe_fill_head(entry, func, regs);
-	uprobe_args_copy((void *)entry + head, tu, regs, args);
-	memset((void *)entry + head + args->size, 0, size - head - args->size);
-	perf_trace_buf_submit(entry, size, rctx, call->event.type, 1, regs,
-			      perf_head, NULL);
-out:
-	preempt_enable();
+	/* perf's buffers and listeners are per CPU. */
+	guard(preempt)();
+	probe_hit_perf(hit);
 }
 #endif
 
@@ -335,22 +262,24 @@ out:
 static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
 		      struct pt_regs *regs)
 {
-	struct uprobe_dispatch_data udd = {
-		.tu = tu,
-		.bp_addr = func ?: instruction_pointer(regs),
-	};
-	struct probe_fetch_env env = {
-		.regs = regs,
-		.user = true,
-		.may_fault = true,
-		.foffs_base = udd.bp_addr - tu->offset,
-	};
+	unsigned long ip = instruction_pointer(regs);
+	struct uprobe_dispatch_data udd = { .tu = tu, .bp_addr = func ?: ip };
 	unsigned int flags = trace_probe_load_flags(&tu->tp);
-	size_t head = uprobe_head_size(tu_is_return(tu));
-	struct event_file_link *link;
+	struct probe_hit hit = {
+		.tp = &tu->tp,
+		.env = {
+			.regs = regs,
+			.user = true,
+			.may_fault = true,
+			.foffs_base = udd.bp_addr - tu->offset,
+		},
+		.regs = regs,
+		.head = { udd.bp_addr, ip },
+		.nhead = func ? 2 : 1,
+		/* Registers only are copied by each consumer; no string. */
+		.sized = true,
+	};
 	struct uprobe_args_buf *buf = NULL;
-	struct uprobe_args args = { .size = tu->tp.size };
-	int dsize;
 
 	/* BPF's bpf_get_func_ip() finds the probed address here. */
 	current->utask->vaddr = (unsigned long)&udd;
@@ -360,28 +289,32 @@ static int uprobe_hit(struct trace_uprobe *tu, unsigned long func,
 	    !uprobe_perf_filter(&tu->consumer, current->mm))
 		return UPROBE_HANDLER_REMOVE;
 #endif
+	/*
+	 * Programs that read memory run here, once, where a user page may
+	 * still be faulted in, into this CPU's page; the consumers, which
+	 * cannot fault, copy it.
+	 */
 	if (tu->tp.arg_kinds) {
+		size_t head = uprobe_head_size(tu_is_return(tu));
+
 		if (WARN_ON_ONCE(!uprobe_bufs))
 			return 0;
 		buf = per_cpu_ptr(uprobe_bufs, raw_smp_processor_id());
 		mutex_lock(&buf->lock);
 		/* Strings longer than the page has room for are cut. */
-		dsize = min_t(int, probe_args_dynsize(&tu->tp, &env),
-			      PAGE_SIZE - head - tu->tp.size);
-		probe_args_store(buf->page, &tu->tp, &env, head, dsize);
-		args.data = buf->page;
-		args.size += dsize;
+		hit.dsize = min_t(int, probe_args_dynsize(&tu->tp, &hit.env),
+				  PAGE_SIZE - head - tu->tp.size);
+		probe_args_store(buf->page, &tu->tp, &hit.env, head, hit.dsize);
+		hit.args = buf->page;
 	}
 
 	if (flags & TP_FLAG_TRACE) {
-		rcu_read_lock();
-		trace_probe_for_each_link_rcu(link, &tu->tp)
-			uprobe_record(tu, func, regs, &args, link->file);
-		rcu_read_unlock();
+		guard(rcu)();
+		probe_hit_record(&hit);
 	}
 #ifdef CONFIG_PERF_EVENTS
 	if (flags & TP_FLAG_PROFILE)
-		uprobe_perf(tu, func, regs, &args);
+		uprobe_perf(&hit);
 #endif
 	if (buf)
 		mutex_unlock(&buf->lock);
@@ -620,49 +553,49 @@ static bool tu_filter_remove(struct trace_uprobe_filter *filter,
 	return keep;
 }
 
+/* Have each uprobe of @tp's event look again at whose breakpoints it wants. */
+static int tu_apply_all(struct trace_probe *tp, bool add)
+{
+	struct trace_probe *pos;
+	int ret;
+
+	trace_probe_for_each_sibling(pos, tp) {
+		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
+
+		ret = uprobe_apply(tu->uprobe, &tu->consumer, add);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
 static int uprobe_perf_close(struct trace_event_call *call,
 			     struct perf_event *event)
 {
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	struct trace_probe *pos;
-	int ret = 0;
 
 	if (WARN_ON_ONCE(!tp))
 		return -ENODEV;
 	if (tu_filter_remove(tu_filter(container_of(tp, struct trace_uprobe, tp)),
 			     event))
 		return 0;
-	trace_probe_for_each_sibling(pos, tp) {
-		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
-
-		ret = uprobe_apply(tu->uprobe, &tu->consumer, false);
-		if (ret)
-			break;
-	}
-	return ret;
+	return tu_apply_all(tp, false);
 }
 
 static int uprobe_perf_open(struct trace_event_call *call,
 			    struct perf_event *event)
 {
 	struct trace_probe *tp = trace_probe_primary_from_call(call);
-	struct trace_probe *pos;
-	int ret = 0;
+	int ret;
 
 	if (WARN_ON_ONCE(!tp))
 		return -ENODEV;
 	if (tu_filter_add(tu_filter(container_of(tp, struct trace_uprobe, tp)),
 			  event))
 		return 0;
-	trace_probe_for_each_sibling(pos, tp) {
-		struct trace_uprobe *tu = container_of(pos, struct trace_uprobe, tp);
-
-		ret = uprobe_apply(tu->uprobe, &tu->consumer, true);
-		if (ret) {
-			uprobe_perf_close(call, event);
-			break;
-		}
-	}
+	ret = tu_apply_all(tp, true);
+	if (ret)
+		uprobe_perf_close(call, event);
 	return ret;
 }
 #endif
@@ -695,19 +628,14 @@ static int trace_uprobe_register(struct trace_event_call *event,
 	return 0;
 }
 
-/* What the uprobe events of a group share. */
-static const struct trace_event_class tu_class = {
-	.fields_array	= uprobe_fields_array,
+/* What the uprobe events share; each has its perf filter. */
+static const struct probe_kind tu_kind = {
 	.reg		= trace_uprobe_register,
+	.fields_array	= uprobe_fields_array,
+	.funcs		= &uprobe_funcs,
+	.flags		= TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY,
+	.data_size	= sizeof(struct trace_uprobe_filter),
 };
-
-static void tu_init_event(struct trace_uprobe *tu)
-{
-	struct trace_event_call *call = trace_probe_event_call(&tu->tp);
-
-	call->event.funcs = &uprobe_funcs;
-	call->flags = TRACE_EVENT_FL_UPROBE | TRACE_EVENT_FL_CAP_ANY;
-}
 
 /* ---- Definitions ------------------------------------------------------ */
 
@@ -750,7 +678,7 @@ static struct trace_uprobe *alloc_trace_uprobe(const char *group,
 	if (!tu->nhits)
 		goto fail;
 	tu->tp.nr_args = nargs;
-	ret = trace_probe_init(&tu->tp, event, group, &tu_class, sizeof(*filter));
+	ret = trace_probe_init(&tu->tp, event, group, &tu_kind);
 	if (ret)
 		goto fail;
 	filter = tu_filter(tu);
@@ -830,7 +758,6 @@ static int register_trace_uprobe(struct trace_uprobe *tu)
 	if (!ret) {
 		old = find_probe_event(trace_probe_name(&tu->tp),
 				       trace_probe_group_name(&tu->tp));
-		tu_init_event(tu);
 		ret = trace_probe_join_event(&tu->tp, old ? &old->tp : NULL,
 					     old && tu_is_return(old) != tu_is_return(tu),
 					     tu_same_place);
@@ -1028,27 +955,6 @@ static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
 
 /* ---- tracefs: uprobe_events and uprobe_profile ------------------------ */
 
-static int uprobe_events_open(struct inode *inode, struct file *file)
-{
-	return trace_probe_events_open(file, &trace_uprobe_ops, NULL);
-}
-
-static ssize_t uprobe_events_write(struct file *file, const char __user *buffer,
-				   size_t count, loff_t *ppos)
-{
-	return trace_parse_run_command(file, buffer, count, ppos,
-				       create_or_delete_trace_uprobe);
-}
-
-static const struct file_operations uprobe_events_ops = {
-	.owner = THIS_MODULE,
-	.open = uprobe_events_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release,
-	.write = uprobe_events_write,
-};
-
 /* "  FILE EVENT  HITS". */
 static int tu_profile_show(struct seq_file *m, struct dyn_event *ev)
 {
@@ -1065,17 +971,10 @@ static int tu_profile_show(struct seq_file *m, struct dyn_event *ev)
 	return 0;
 }
 
-static int uprobe_profile_open(struct inode *inode, struct file *file)
-{
-	return trace_probe_profile_open(file, tu_profile_show);
-}
-
-static const struct file_operations uprobe_profile_ops = {
-	.owner = THIS_MODULE,
-	.open = uprobe_profile_open,
-	.read = seq_read,
-	.llseek = seq_lseek,
-	.release = seq_release,
+static const struct probe_tracefs tu_tracefs = {
+	.ops		= &trace_uprobe_ops,
+	.run		= create_or_delete_trace_uprobe,
+	.profile_show	= tu_profile_show,
 };
 
 /* ---- perf's uprobe PMU and BPF ----------------------------------------- */
@@ -1110,7 +1009,6 @@ create_local_trace_uprobe(char *name, unsigned long offs,
 	tu->offset = offs;
 	tu->ref_ctr_offset = ref_ctr_offset;
 	tu->filename = kstrdup(name, GFP_KERNEL);
-	tu_init_event(tu);
 	ret = tu->filename ? traceprobe_set_print_fmt(&tu->tp,
 			is_return ? PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL) :
 			-ENOMEM;
@@ -1176,10 +1074,8 @@ static __init int init_uprobe_trace(void)
 		return ret;
 	if (tracing_init_dentry())
 		return 0;
-	trace_create_file("uprobe_events", TRACE_MODE_WRITE, NULL, NULL,
-			  &uprobe_events_ops);
-	trace_create_file("uprobe_profile", TRACE_MODE_READ, NULL, NULL,
-			  &uprobe_profile_ops);
+	trace_probe_create_files("uprobe_events", "uprobe_profile",
+				 &tu_tracefs);
 	return 0;
 }
 fs_initcall(init_uprobe_trace);

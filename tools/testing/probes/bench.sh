@@ -165,6 +165,7 @@ names = {
     "m": "(m) $current->pid", "n": "(n) this_cpu_read(@runqueues)",
     "o": "(o) a typecast chain of three accesses",
     "p": "(p) fprobe entry event", "q": "(q) fprobe exit event, an entry argument",
+    "r": "(r) (c) into two instances",
     "ftrace": "function tracer (the floor)",
 }
 print(f"getppid loop, instructions per call: upstream {up[('@bench','baseline')] / n:.0f}, "

@@ -124,6 +124,14 @@ bench o "p:bench/o $f pid=(task_struct)\$current->real_parent->group_leader->pid
 bench p "f:bench/p $f"
 bench q "f:bench/q $f%return a=\$arg1"
 
+# (r): (c)'s string recorded into two instances' buffers at once, the top
+# one and a second.
+mkdir instances/bench2
+bench_also=instances/bench2
+bench r "p:bench/r $f s=@linux_banner:string"
+bench_also=
+rmdir instances/bench2
+
 [ "$pass" != exceptions ] || exit 0
 
 # Registration: 1000 probes on distinct traceable functions.

@@ -29,6 +29,21 @@ check_prints() {
 	fi
 }
 
+# check_that SUITE NAME CONDITION...: PASS if the condition holds, else
+# FAIL with what the calling suite's show_state function prints.
+check_that() {
+	suite=$1
+	name=$2
+	shift 2
+	if "$@"; then
+		result "$suite" PASS "$name"
+	else
+		result "$suite" FAIL "$name"
+		show_state >/tmp/check_that.log 2>&1
+		log_file "$suite" "$name" /tmp/check_that.log
+	fi
+}
+
 # verdict_of STATUS SUITE NAME LOG: PASS if STATUS (a command's) is 0,
 # else FAIL with LOG.
 verdict_of() {
@@ -78,6 +93,8 @@ clean_slate() {
 # with_bench_probes NAME MEASURE DEFINITION...: define the probes (event
 # group "bench"), enable them, run MEASURE once they are in their steady
 # state, then remove them. A definition refused is reported as @error.
+# With bench_also set to an instance's directory, the events record into
+# that instance too.
 with_bench_probes() {
 	name=$1
 	measure=$2
@@ -86,11 +103,14 @@ with_bench_probes() {
 		echo "$def" >>dynamic_events || echo "@error $name: $def" >&3
 	done
 	echo 1 >events/bench/enable
+	[ -z "${bench_also:-}" ] || echo 1 >"$bench_also/events/bench/enable"
 	# A kernel with optimized probes switches them in from a worker,
 	# after an RCU-tasks grace period.
 	sleep 1
 	"$measure"
 	echo 0 >events/bench/enable
+	[ -z "${bench_also:-}" ] || echo 0 >"$bench_also/events/bench/enable"
 	echo >trace
+	[ -z "${bench_also:-}" ] || echo >"$bench_also/trace"
 	echo >dynamic_events
 }

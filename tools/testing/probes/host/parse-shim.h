@@ -130,4 +130,54 @@ static inline bool is_good_name(const char *name)
 	return true;
 }
 
+/* The definition words: names, $arg* and the %pd and %pD conversions. */
+#include <fnmatch.h>
+
+#define MAX_EVENT_NAME_LEN	64
+#define kcalloc(n, size, gfp)	calloc(n, size)
+
+static inline bool is_good_system_name(const char *name)
+{
+	for (; *name; name++)
+		if (!isalnum((unsigned char)*name) && *name != '_')
+			return false;
+	return true;
+}
+
+static inline bool glob_match(const char *pat, const char *str)
+{
+	return !fnmatch(pat, str, 0);
+}
+
+struct qstr {
+	const char *name;
+};
+
+struct dentry {
+	unsigned long d_flags;
+	struct qstr d_name;
+};
+
+struct path {
+	void *mnt;
+	struct dentry *dentry;
+};
+
+struct file {
+	unsigned long f_mode;
+	struct path f_path;
+};
+
+/* No BTF on the host: $arg* names nothing (the parser asks no BTF). */
+struct btf;
+struct btf_param {
+	u32 name_off;
+	u32 type;
+};
+
+static inline const char *btf_name_by_offset(const struct btf *btf, u32 off)
+{
+	return NULL;
+}
+
 int regs_query_register_offset(const char *name);

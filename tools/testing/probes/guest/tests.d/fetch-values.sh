@@ -13,19 +13,12 @@ bench_points
 clean_slate
 echo >error_log
 
-check() { # NAME CONDITION...: PASS if the condition holds
-	name=$1
-	shift
-	if "$@"; then
-		result fetch-values PASS "$name"
-	else
-		result fetch-values FAIL "$name"
-		{ echo "kprobe_events:"; cat kprobe_events; echo "error_log:"
-		  cat error_log; echo "trace:"; grep -v '^#' trace | head -20; } \
-			>/tmp/fv.log
-		log_file fetch-values "$name" /tmp/fv.log
-	fi
+show_state() {
+	echo "kprobe_events:"; cat kprobe_events
+	echo "error_log:"; cat error_log
+	echo "trace:"; grep -v '^#' trace | head -20
 }
+check() { check_that fetch-values "$@"; }
 # field NAME: the value of NAME= in each record of the trace, a line each.
 field() { grep -v '^#' trace | sed -n "s/.* $1=\\([^ ]*\\).*/\\1/p"; }
 # The task's pid and the CPU of each record, "PID CPU" a line.

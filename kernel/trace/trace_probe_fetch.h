@@ -2,20 +2,26 @@
 /*
  * The fetch engine: runs the arguments' programs on a probe hit.
  *
- * Included by each front end, so that the engine is inlined into its
- * handler.  It runs in any context the probe fires in (NMI included for
- * kprobes), so it takes no lock, allocates nothing and reads memory only
- * through the nofault accessors.  A read that faults stores zero for a
- * number and an empty location, printed "(fault)", for a string.
+ * Included by each front end (through trace_probe_record.h), so that the
+ * engine is inlined into its handler.  It runs in any context the probe
+ * fires in (NMI included for kprobes), so it takes no lock, allocates
+ * nothing and reads memory only through the nofault accessors.  A read
+ * that faults stores zero for a number and an empty location, printed
+ * "(fault)", for a string.
  *
  * A record is written in two passes: probe_args_dynsize() measures the
- * strings so that the front end can reserve the record, then
- * probe_args_store() fills it.
+ * strings so that the record can be reserved, then probe_args_store()
+ * fills it (trace_probe_record.h).
  */
-#ifndef _TRACE_PROBE_TMPL_H
-#define _TRACE_PROBE_TMPL_H
+#ifndef _TRACE_PROBE_FETCH_H
+#define _TRACE_PROBE_FETCH_H
 
 #include <linux/kallsyms.h>
+#include <linux/kprobes.h>
+#include <linux/uaccess.h>
+
+#include "trace_probe.h"
+#include "trace_probe_kernel.h"
 
 /**
  * struct probe_fetch_env - what a hit gives the programs to read
@@ -587,77 +593,4 @@ static nokprobe_inline void probe_entry_data_store(void *edata,
 		word[i] = fetch_argument(env, earg->argnum[i]);
 }
 
-/*
- * The event file flags under which trace_event_buffer_reserve() does more
- * than reserve room in the instance's buffer: PID filtering, the per-CPU
- * buffer that filtered and soft-disabled events are written to first, the
- * scratch buffer conditional triggers read when tracing is off.
- */
-#define PROBE_RESERVE_SLOW_FLAGS					\
-	(EVENT_FILE_FL_PID_FILTER | EVENT_FILE_FL_SOFT_DISABLED |	\
-	 EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)
-
-/**
- * probe_event_reserve_direct - reserve a record straight in the buffer
- * @fbuffer: filled in for trace_event_buffer_commit(), but for @regs
- * @file: the event file recorded into, with none of
- *	PROBE_RESERVE_SLOW_FLAGS when the caller looked
- * @len: bytes of the record
- *
- * Without any of PROBE_RESERVE_SLOW_FLAGS, which is how events are
- * recorded most of the time, trace_event_buffer_reserve() comes down to a
- * reservation in the instance's buffer, made here without its four calls.
- * A flag set after the caller's check is seen by
- * trace_event_buffer_commit(), which discards a record it filters out, as
- * it does for a record that trace_event_buffer_reserve() reserved before
- * the flag was set.
- *
- * Return: the record's entry, or NULL if it could not be reserved.
- */
-static nokprobe_inline void *
-probe_event_reserve_direct(struct trace_event_buffer *fbuffer,
-			   struct trace_event_file *file, unsigned long len)
-{
-	/* The context trace_event_buffer_reserve() would record. */
-	unsigned int trace_ctx = tracing_gen_ctx_dec();
-	struct trace_entry *entry;
-
-	fbuffer->trace_ctx = trace_ctx;
-	fbuffer->trace_file = file;
-	fbuffer->buffer = file->tr->array_buffer.buffer;
-	fbuffer->event = ring_buffer_lock_reserve(fbuffer->buffer, len);
-	if (!fbuffer->event)
-		return NULL;
-	/*
-	 * The common head, as trace_buffer_lock_reserve() writes it, which
-	 * would look up the entry a second time, out of line.
-	 */
-	entry = ring_buffer_event_data(fbuffer->event);
-	fbuffer->entry = entry;
-	tracing_generic_entry_update(entry, file->event_call->event.type,
-				     trace_ctx);
-	return entry;
-}
-
-/**
- * probe_event_reserve - reserve a record, as trace_event_buffer_reserve()
- * @fbuffer: filled in for trace_event_buffer_commit(), but for @regs,
- *	which the caller sets
- * @file: the event file recorded into
- * @len: bytes of the record
- *
- * Directly (probe_event_reserve_direct()) when @file has none of
- * PROBE_RESERVE_SLOW_FLAGS.
- *
- * Return: the record's entry, or NULL if it could not be reserved.
- */
-static nokprobe_inline void *probe_event_reserve(struct trace_event_buffer *fbuffer,
-						 struct trace_event_file *file,
-						 unsigned long len)
-{
-	if (unlikely(READ_ONCE(file->flags) & PROBE_RESERVE_SLOW_FLAGS))
-		return trace_event_buffer_reserve(fbuffer, file, len);
-	return probe_event_reserve_direct(fbuffer, file, len);
-}
-
-#endif /* _TRACE_PROBE_TMPL_H */
+#endif /* _TRACE_PROBE_FETCH_H */

@@ -1,0 +1,257 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Writing a probe hit's record: into each instance's ring buffer the event
+ * is enabled in, and for perf.  Included by the front ends, after
+ * trace_probe_fetch.h's engine, which this inlines into their handlers.
+ *
+ * A record is the common head every event has, the words that say where
+ * the probe hit (one or two, or none for an event probe), then the
+ * arguments: each at the offset the format file gives it, a string as a
+ * __data_loc word pointing into the dynamic area after them.
+ *
+ *   +--------------+--------------+--------+--------+---------+-----------+
+ *   | trace_entry  | word 0       | word 1 | arg 0  | arg 1   | "str\0"   |
+ *   | type, flags, | ip, or func  | ret_ip | u64    | len<<16 |           |
+ *   | preempt, pid | (or vaddr[]) |        |        | | offs -+-->        |
+ *   +--------------+--------------+--------+--------+---------+-----------+
+ *   |<----------- head_size ---------------->|<- tp->size ->|<- dsize ->|
+ *
+ * A __data_loc offset counts from the start of the record, so a record's
+ * arguments are the same bytes in every buffer that records the hit: they
+ * are fetched once, into the first buffer, and copied into the others.
+ * The copy is made while the first record is still reserved: a committed
+ * record belongs to the buffer's readers, who may take its page away.
+ */
+#ifndef _TRACE_PROBE_RECORD_H
+#define _TRACE_PROBE_RECORD_H
+
+#include <linux/perf_event.h>
+#include <linux/trace_events.h>
+
+#include "trace_probe_fetch.h"
+
+/**
+ * struct probe_hit - one hit, as it is recorded
+ * @tp: the probe hit
+ * @env: what its argument programs read
+ * @regs: the registers at the hit, if the hit has a pt_regs: what perf
+ *	samples, and what a stack trace trigger starts from (a kernel hit's)
+ * @head: the words after the common head
+ * @nhead: how many of @head the record has
+ * @args: the arguments, already fetched (uprobes fetch them where they
+ *	may fault pages in), or NULL to run the programs
+ * @sized: @dsize is known: given with @args, or measured for the first
+ *	consumer and kept for the others
+ * @dsize: the bytes of strings after the fixed arguments
+ */
+struct probe_hit {
+	struct trace_probe	*tp;
+	struct probe_fetch_env	env;
+	struct pt_regs		*regs;
+	unsigned long		head[2];
+	unsigned int		nhead;
+	const void		*args;
+	bool			sized;
+	int			dsize;
+};
+
+static nokprobe_inline unsigned int probe_hit_head_size(struct probe_hit *hit)
+{
+	return sizeof(struct trace_entry) + hit->nhead * sizeof(long);
+}
+
+/* Bytes of the hit's strings: measured once, for every consumer. */
+static nokprobe_inline int probe_hit_dsize(struct probe_hit *hit)
+{
+	if (!hit->sized) {
+		hit->dsize = probe_args_dynsize(hit->tp, &hit->env);
+		hit->sized = true;
+	}
+	return hit->dsize;
+}
+
+/*
+ * The words after the common head, then the arguments: copied from @src,
+ * or from the hit's, or fetched.
+ */
+static nokprobe_inline void probe_hit_fill(struct probe_hit *hit, void *rec,
+					   const void *src)
+{
+	unsigned int head = probe_hit_head_size(hit);
+	unsigned long *word = rec + sizeof(struct trace_entry);
+	unsigned int i;
+
+	for (i = 0; i < hit->nhead; i++)
+		word[i] = hit->head[i];
+	src = src ?: hit->args;
+	if (src)
+		memcpy(rec + head, src, hit->tp->size + hit->dsize);
+	else
+		probe_args_store(rec + head, hit->tp, &hit->env, head,
+				 hit->dsize);
+}
+
+/*
+ * The event file flags under which trace_event_buffer_reserve() does more
+ * than reserve room in the instance's buffer: PID filtering, the per-CPU
+ * buffer that filtered and soft-disabled events are written to first, the
+ * scratch buffer conditional triggers read when tracing is off.
+ */
+#define PROBE_RESERVE_SLOW_FLAGS					\
+	(EVENT_FILE_FL_PID_FILTER | EVENT_FILE_FL_SOFT_DISABLED |	\
+	 EVENT_FILE_FL_FILTERED | EVENT_FILE_FL_TRIGGER_COND)
+
+/*
+ * Without any of PROBE_RESERVE_SLOW_FLAGS, which is how events are
+ * recorded most of the time, trace_event_buffer_reserve() comes down to a
+ * reservation in the instance's buffer, made here without its four calls.
+ * A flag set after the check is seen by trace_event_buffer_commit(), which
+ * discards a record it filters out, as it does for a record that
+ * trace_event_buffer_reserve() reserved before the flag was set.
+ */
+static nokprobe_inline void *
+probe_event_reserve_direct(struct trace_event_buffer *fbuffer,
+			   struct trace_event_file *file, unsigned long len)
+{
+	/* The context trace_event_buffer_reserve() would record. */
+	unsigned int trace_ctx = tracing_gen_ctx_dec();
+	struct trace_entry *entry;
+
+	fbuffer->trace_ctx = trace_ctx;
+	fbuffer->trace_file = file;
+	fbuffer->buffer = file->tr->array_buffer.buffer;
+	fbuffer->event = ring_buffer_lock_reserve(fbuffer->buffer, len);
+	if (!fbuffer->event)
+		return NULL;
+	/*
+	 * The common head, as trace_buffer_lock_reserve() writes it, which
+	 * would look up the entry a second time, out of line.
+	 */
+	entry = ring_buffer_event_data(fbuffer->event);
+	fbuffer->entry = entry;
+	tracing_generic_entry_update(entry, file->event_call->event.type,
+				     trace_ctx);
+	return entry;
+}
+
+/* Reserve a record in @file's buffer, as trace_event_buffer_reserve(). */
+static nokprobe_inline void *probe_event_reserve(struct trace_event_buffer *fbuffer,
+						 struct trace_event_file *file,
+						 unsigned long len)
+{
+	if (unlikely(READ_ONCE(file->flags) & PROBE_RESERVE_SLOW_FLAGS))
+		return trace_event_buffer_reserve(fbuffer, file, len);
+	return probe_event_reserve_direct(fbuffer, file, len);
+}
+
+/*
+ * Reserve and fill the hit's record in @file, its arguments copied from
+ * @src if not NULL; the caller commits @fbuffer.  Return the record's
+ * arguments, or NULL if the file takes no record of the hit.
+ */
+static nokprobe_inline void *probe_hit_write(struct probe_hit *hit,
+					     struct trace_event_file *file,
+					     struct trace_event_buffer *fbuffer,
+					     const void *src)
+{
+	unsigned int head = probe_hit_head_size(hit);
+	void *rec;
+
+	if (trace_trigger_soft_disabled(file))
+		return NULL;
+	rec = probe_event_reserve(fbuffer, file,
+				  head + hit->tp->size + probe_hit_dsize(hit));
+	if (!rec)
+		return NULL;
+	/* A user hit's stack trace trigger shows the kernel's stack. */
+	fbuffer->regs = hit->env.user ? NULL : hit->regs;
+	probe_hit_fill(hit, rec, src);
+	return rec + head;
+}
+
+/**
+ * probe_hit_record_file - write a hit's record into one event file
+ * @hit: the hit
+ * @file: the file
+ */
+static nokprobe_inline void probe_hit_record_file(struct probe_hit *hit,
+						  struct trace_event_file *file)
+{
+	struct trace_event_buffer fbuffer;
+
+	if (probe_hit_write(hit, file, &fbuffer, NULL))
+		trace_event_buffer_commit(&fbuffer);
+}
+
+/**
+ * probe_hit_record - write a hit's record into each file it is enabled in
+ * @hit: the hit
+ *
+ * Each program runs once, for the first file's record, which stays
+ * reserved until the other files' records have been copied from it.
+ * Called under RCU (a probe handler's context is one), which keeps the
+ * file links alive.
+ */
+static nokprobe_inline void probe_hit_record(struct probe_hit *hit)
+{
+	/* Every field is set before it is read: not worth zeroing on a hit. */
+	struct trace_event_buffer first __uninitialized;
+	struct trace_event_buffer fbuffer __uninitialized;
+	struct event_file_link *link;
+	void *src = NULL;
+
+	trace_probe_for_each_link_rcu(link, hit->tp) {
+		if (!src) {
+			src = probe_hit_write(hit, link->file, &first, NULL);
+			continue;
+		}
+		if (probe_hit_write(hit, link->file, &fbuffer, src))
+			trace_event_buffer_commit(&fbuffer);
+	}
+	if (src)
+		trace_event_buffer_commit(&first);
+}
+
+#ifdef CONFIG_PERF_EVENTS
+/**
+ * probe_hit_perf - give a hit's record to the perf events that listen
+ * @hit: the hit
+ *
+ * The arguments are fetched again when an instance recorded the hit too:
+ * the instance's record is committed by then, because the BPF programs
+ * perf runs before its listeners may write into that same buffer
+ * (bpf_trace_printk()), which a held reservation would refuse them.
+ */
+static nokprobe_inline void probe_hit_perf(struct probe_hit *hit)
+{
+	struct trace_event_call *call = trace_probe_event_call(hit->tp);
+	struct hlist_head *listeners = this_cpu_ptr(call->perf_events);
+	unsigned int head = probe_hit_head_size(hit);
+	struct pt_regs *regs = hit->regs;
+	int rctx, size;
+	void *rec;
+
+	if (hlist_empty(listeners))
+		return;
+	/* perf wants the record with its u32 size header u64-aligned. */
+	size = ALIGN(head + hit->tp->size + probe_hit_dsize(hit) + sizeof(u32),
+		     sizeof(u64)) - sizeof(u32);
+	rec = perf_trace_buf_alloc(size, hit->env.fregs ? &regs : NULL, &rctx);
+	if (!rec)
+		return;
+	/*
+	 * An fprobe hit has no pt_regs: perf samples the per-context one it
+	 * lends, filled with what a caller's regs would give it (ip, stack
+	 * and frame).
+	 */
+	if (hit->env.fregs)
+		regs = ftrace_fill_perf_regs(hit->env.fregs, regs);
+	/* The buffer is perf's scratch: no byte of it may reach userspace. */
+	memset(rec + head, 0, size - head);
+	probe_hit_fill(hit, rec, NULL);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      listeners, NULL);
+}
+#endif
+
+#endif /* _TRACE_PROBE_RECORD_H */
