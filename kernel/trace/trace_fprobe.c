@@ -145,31 +145,67 @@ static nokprobe_inline size_t tf_head_size(bool is_return)
 			   sizeof(struct fentry_trace_entry_head);
 }
 
+static nokprobe_inline void tf_hit_init(struct probe_hit *hit,
+					struct trace_fprobe *tf,
+					struct ftrace_regs *fregs, void *edata,
+					unsigned long func, unsigned long ret_ip)
+{
+	/* A stack trace trigger's regs: none unless ftrace saved them all. */
+	probe_hit_init(hit, &tf->tp, NULL, fregs, edata, ftrace_get_regs(fregs));
+	hit->head[0] = func;
+	hit->head[1] = ret_ip;
+	hit->nhead = tf->is_return ? 2 : 1;
+}
+
+/* Every hit probe_record_fast() does not take. */
+static noinline void __kprobes tf_record(struct trace_fprobe *tf,
+					 struct ftrace_regs *fregs, void *edata,
+					 unsigned long func, unsigned long ret_ip)
+{
+	struct probe_hit hit __uninitialized;
+
+	tf_hit_init(&hit, tf, fregs, edata, func, ret_ip);
+	probe_hit_record(&hit);
+}
+
+#ifdef CONFIG_PERF_EVENTS
 /*
- * A hit goes to each enabled instance's buffer, and to perf.  BPF has no
- * way in: perf attaches programs to kprobe, uprobe and tracepoint events
- * only.  A stack trace trigger gets no pt_regs unless ftrace saved them
- * all.
+ * Give the hit to perf.  BPF has no way in: perf attaches programs to
+ * kprobe, uprobe and tracepoint events only.
  */
+static void tf_perf(struct trace_fprobe *tf, struct ftrace_regs *fregs,
+		    void *edata, unsigned long func, unsigned long ret_ip)
+{
+	struct probe_hit hit __uninitialized;
+
+	tf_hit_init(&hit, tf, fregs, edata, func, ret_ip);
+	probe_hit_perf(&hit);
+}
+NOKPROBE_SYMBOL(tf_perf);
+#else
+static void tf_perf(struct trace_fprobe *tf, struct ftrace_regs *fregs,
+		    void *edata, unsigned long func, unsigned long ret_ip)
+{
+}
+#endif
+
+/* A hit goes to each enabled instance's buffer, and to perf. */
 static nokprobe_inline void tf_hit(struct trace_fprobe *tf,
 				   struct ftrace_regs *fregs, void *edata,
 				   unsigned long func, unsigned long ret_ip)
 {
 	unsigned int flags = trace_probe_load_flags(&tf->tp);
-	struct probe_hit hit = {
-		.tp = &tf->tp,
-		.env = { .fregs = fregs, .edata = edata },
-		.regs = ftrace_get_regs(fregs),
-		.head = { func, ret_ip },
-		.nhead = tf->is_return ? 2 : 1,
-	};
 
-	if (flags & TP_FLAG_TRACE)
-		probe_hit_record(&hit);
-#ifdef CONFIG_PERF_EVENTS
+	if (flags & TP_FLAG_TRACE) {
+		unsigned long head[2] = { func, ret_ip };
+
+		if (!probe_record_fast(&tf->tp, NULL, fregs, edata, head,
+				       tf->is_return ? 2 : 1,
+				       ftrace_get_regs(fregs)))
+			tf_record(tf, fregs, edata, func, ret_ip);
+	}
 	if (flags & TP_FLAG_PROFILE)
-		probe_hit_perf(&hit);
-#endif
+		tf_perf(tf, fregs, edata, func, ret_ip);
 }
 
 static int fentry_dispatcher(struct fprobe *fp, unsigned long entry_ip,

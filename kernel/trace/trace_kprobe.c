@@ -280,6 +280,44 @@ static nokprobe_inline size_t tk_head_size(bool is_return)
 	return sizeof(struct trace_entry) + (is_return ? 2 : 1) * sizeof(long);
 }
 
+/*
+ * A record starts with the probed address, or for a return the function
+ * and the address it returned to (struct kprobe_trace_entry_head, struct
+ * kretprobe_trace_entry_head).
+ */
+static nokprobe_inline unsigned int tk_head(struct trace_kprobe *tk,
+					    struct kretprobe_instance *ri,
+					    bool ret, unsigned long *head)
+{
+	if (!ret) {
+		head[0] = (unsigned long)tk_entry(tk)->kp.addr;
+		return 1;
+	}
+	head[0] = (unsigned long)tk_ret(tk)->rp.kp.addr;
+	head[1] = get_kretprobe_retaddr(ri);
+	return 2;
+}
+
+static nokprobe_inline void tk_hit_init(struct probe_hit *hit,
+					struct trace_kprobe *tk,
+					struct kretprobe_instance *ri,
+					struct pt_regs *regs)
+{
+	probe_hit_init(hit, &tk->tp, regs, NULL, ri ? ri->data : NULL, regs);
+	hit->nhead = tk_head(tk, ri, ri, hit->head);
+}
+
+/* Every hit probe_record_fast() does not take, @ri's for a return. */
+static noinline void __kprobes tk_record(struct trace_kprobe *tk,
+					 struct kretprobe_instance *ri,
+					 struct pt_regs *regs)
+{
+	struct probe_hit hit __uninitialized;
+
+	tk_hit_init(&hit, tk, ri, regs);
+	probe_hit_record(&hit);
+}
+
 #ifdef CONFIG_PERF_EVENTS
 /*
  * Give the hit to BPF, then to perf.  Return 1 if a BPF program moved the
@@ -287,24 +325,28 @@ static nokprobe_inline size_t tk_head_size(bool is_return)
  * must then not run.  A program that overrides returns 0 as often as not
  * (bpftrace's do), so the PC is looked at before what it returned.
  */
-static int tk_perf(struct probe_hit *hit, bool ret)
+static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
+		   struct pt_regs *regs)
 {
-	struct trace_event_call *call = trace_probe_event_call(hit->tp);
-	unsigned long pc = instruction_pointer(hit->regs);
+	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
+	unsigned long pc = instruction_pointer(regs);
+	struct probe_hit hit __uninitialized;
 
 	if (bpf_prog_array_valid(call)) {
-		unsigned int more = trace_call_bpf(call, hit->regs);
+		unsigned int more = trace_call_bpf(call, regs);
 
-		if (!ret && instruction_pointer(hit->regs) != pc)
+		if (!ri && instruction_pointer(regs) != pc)
 			return 1;
 		if (!more)
 			return 0;
 	}
-	probe_hit_perf(hit);
+	tk_hit_init(&hit, tk, ri, regs);
+	probe_hit_perf(&hit);
 	return 0;
 }
 #else
-static int tk_perf(struct probe_hit *hit, bool ret)
+static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
+		   struct pt_regs *regs)
 {
 	return 0;
 }
@@ -320,23 +362,17 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 				  struct pt_regs *regs)
 {
 	unsigned int flags = trace_probe_load_flags(&tk->tp);
-	struct probe_hit hit = {
-		.tp = &tk->tp,
-		.env = { .regs = regs, .edata = ret ? ri->data : NULL },
-		.regs = regs,
-		.nhead = ret ? 2 : 1,
-	};
 
 	raw_cpu_inc(*tk->nhit);
-	if (ret) {
-		hit.head[0] = (unsigned long)tk_ret(tk)->rp.kp.addr;
-		hit.head[1] = get_kretprobe_retaddr(ri);
-	} else {
-		hit.head[0] = (unsigned long)tk_entry(tk)->kp.addr;
+	if (flags & TP_FLAG_TRACE) {
+		unsigned long head[2];
+		unsigned int nhead = tk_head(tk, ri, ret, head);
+
+		if (!probe_record_fast(&tk->tp, regs, NULL,
+				       ret ? ri->data : NULL, head, nhead, regs))
+			tk_record(tk, ri, regs);
 	}
-	if (flags & TP_FLAG_TRACE)
-		probe_hit_record(&hit);
-	return flags & TP_FLAG_PROFILE ? tk_perf(&hit, ret) : 0;
+	return flags & TP_FLAG_PROFILE ? tk_perf(tk, ri, regs) : 0;
 }
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)

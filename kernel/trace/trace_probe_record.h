@@ -55,6 +55,30 @@ struct probe_hit {
 	int			dsize;
 };
 
+/*
+ * A kernel hit's struct probe_hit, but for its head words: field by field,
+ * where an initializer would clear the whole of it first, on every hit.
+ */
+static nokprobe_inline void probe_hit_init(struct probe_hit *hit,
+					   struct trace_probe *tp,
+					   struct pt_regs *regs,
+					   struct ftrace_regs *fregs,
+					   void *edata,
+					   struct pt_regs *trigger_regs)
+{
+	hit->tp = tp;
+	hit->env.regs = regs;
+	hit->env.fregs = fregs;
+	hit->env.edata = edata;
+	hit->env.rec = NULL;
+	hit->env.foffs_base = 0;
+	hit->env.user = false;
+	hit->env.may_fault = false;
+	hit->regs = trigger_regs;
+	hit->args = NULL;
+	hit->sized = false;
+}
+
 static nokprobe_inline unsigned int probe_hit_head_size(struct probe_hit *hit)
 {
 	return sizeof(struct trace_entry) + hit->nhead * sizeof(long);
@@ -167,6 +191,80 @@ static nokprobe_inline void *probe_hit_write(struct probe_hit *hit,
 	fbuffer->regs = hit->env.user ? NULL : hit->regs;
 	probe_hit_fill(hit, rec, src);
 	return rec + head;
+}
+
+/*
+ * The event file flags under which a hit is not recorded by
+ * probe_record_fast(): triggers, soft-disable and PID filtering
+ * (trace_trigger_soft_disabled()), and what makes
+ * trace_event_buffer_reserve() do more than reserve.
+ */
+#define PROBE_RECORD_SLOW_FLAGS						\
+	(EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED |	\
+	 EVENT_FILE_FL_PID_FILTER | PROBE_RESERVE_SLOW_FLAGS)
+
+/**
+ * probe_record_fast - record the commonest hits, inline
+ * @tp: the probe hit
+ * @regs: the registers at the hit, or NULL for an fprobe
+ * @fregs: ftrace's registers, for an fprobe
+ * @edata: the words a return probe's entry saved
+ * @head: the words after the common head
+ * @nhead: how many (a constant where this is inlined)
+ * @trigger_regs: what fbuffer.regs is set to
+ *
+ * A record of fixed size (no string among the arguments) into the one
+ * file the event is enabled in, which has none of PROBE_RECORD_SLOW_FLAGS:
+ * how events are recorded most of the time.  Nothing here builds a struct
+ * probe_hit, nor, for arguments that are whole registers, even the fetch
+ * environment: the front end does that out of line, for every other hit.
+ *
+ * Return: false, having done nothing, if the hit is not of this kind.
+ */
+static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
+					      struct pt_regs *regs,
+					      struct ftrace_regs *fregs,
+					      void *edata,
+					      const unsigned long *head,
+					      unsigned int nhead,
+					      struct pt_regs *trigger_regs)
+{
+	/* Every field is set before it is read: not worth zeroing on a hit. */
+	struct trace_event_buffer fbuffer __uninitialized;
+	unsigned int hsize = sizeof(struct trace_entry) + nhead * sizeof(long);
+	struct list_head *files = &tp->event->files;
+	struct event_file_link *link;
+	unsigned long *word;
+	unsigned int i;
+	void *rec;
+
+	if (unlikely(tp->arg_kinds & PROBE_ARGS_DYNAMIC))
+		return false;
+	link = list_first_or_null_rcu(files, struct event_file_link, list);
+	if (unlikely(!link))
+		return true;
+	if (unlikely(READ_ONCE(link->list.next) != files ||
+		     (READ_ONCE(link->file->flags) & PROBE_RECORD_SLOW_FLAGS)))
+		return false;
+	rec = probe_event_reserve_direct(&fbuffer, link->file, hsize + tp->size);
+	if (!rec)
+		return true;
+	fbuffer.regs = trigger_regs;
+	word = rec + sizeof(struct trace_entry);
+	for (i = 0; i < nhead; i++)
+		word[i] = head[i];
+	if (unlikely(tp->arg_kinds & PROBE_ARGS_GENERAL)) {
+		struct probe_fetch_env env = {
+			.regs = regs, .fregs = fregs, .edata = edata,
+		};
+
+		probe_args_store_fixed(rec + hsize, tp, &env);
+	} else {
+		/* An fprobe has no whole register: here only with no argument. */
+		probe_args_store_regs(rec + hsize, tp, regs);
+	}
+	trace_event_buffer_commit(&fbuffer);
+	return true;
 }
 
 /**
