@@ -21,9 +21,16 @@
 #define IC_ARITH	3	/* x1, x2 and NZCV for flag-setting arithmetic */
 #define IC_MEM		4	/* x2 points at insn_state.mem */
 
-/* Whether a probe on the case's instruction simulates or steps it. */
+/*
+ * Whether a probe on the case's instruction simulates or steps it
+ * (struct insn_case.how), and, or'ed in, whether an optimized probe's
+ * detour cannot carry it: never, or where the kernel runs with BTI, for
+ * a landing pad.
+ */
 #define IC_STEP		0
 #define IC_SIM		1
+#define IC_KEEP_BRK	2
+#define IC_PAD		4
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>

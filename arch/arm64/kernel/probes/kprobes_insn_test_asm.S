@@ -95,8 +95,8 @@ insn_case ic_tbz_40, IC_SIM, IC_X1,	"tbz x1, #40, 1f"
 insn_case ic_tbnz_3, IC_SIM, IC_X1,	"tbnz w1, #3, 1f"
 insn_case ic_br, IC_SIM, IC_DEFAULT,	"br x1",	"adr x1, 1f"
 insn_case ic_br_x16, IC_SIM, IC_DEFAULT,	"br x16",	"adr x16, 1f"
-insn_case ic_blr, IC_SIM, IC_DEFAULT,	"blr x1",	"adr x1, 1f"
-insn_case ic_blr_x30, IC_SIM, IC_DEFAULT,	"blr x30",	"adr x30, 1f"
+insn_case ic_blr, IC_SIM|IC_KEEP_BRK, IC_DEFAULT,	"blr x1",	"adr x1, 1f"
+insn_case ic_blr_x30, IC_SIM|IC_KEEP_BRK, IC_DEFAULT,	"blr x30",	"adr x30, 1f"
 insn_case ic_ret, IC_SIM, IC_DEFAULT,	"ret",		"adr x30, 1f"
 insn_case ic_ret_x3, IC_SIM, IC_DEFAULT,	"ret x3",	"adr x3, 1f"
 insn_case ic_ret_signed, IC_SIM, IC_DEFAULT, "ret",		"adr x30, 1f; paciasp; autiasp"
@@ -104,17 +104,20 @@ insn_case ic_ret_signed, IC_SIM, IC_DEFAULT, "ret",		"adr x30, 1f; paciasp; auti
 /* Simulated: PC-relative addresses and loads. */
 insn_case ic_adr, IC_SIM, IC_DEFAULT,	"adr x3, 1f"
 insn_case ic_adrp, IC_SIM, IC_DEFAULT,	"adrp x4, 1f"
+insn_case ic_adr_xzr, IC_SIM, IC_DEFAULT,	".inst 0x1000001f"	/* adr xzr, . */
 insn_case ic_ldr_x_lit, IC_SIM, IC_DEFAULT,	"ldr x5, 3f",	"", \
 			"3: .quad 0x0123456789abcdef"
 insn_case ic_ldr_w_lit, IC_SIM, IC_DEFAULT,	"ldr w5, 3f",	"", \
 			"3: .quad 0xfedcba9876543210"
 insn_case ic_ldrsw_lit, IC_SIM, IC_DEFAULT,	"ldrsw x5, 3f",	"",	"3: .word 0x80000001"
+/* LDR XZR, . : the detour would need Rt as the base of its load. */
+insn_case ic_ldr_xzr_lit, IC_SIM|IC_KEEP_BRK, IC_DEFAULT, ".inst 0x5800001f"
 insn_case ic_prfm_lit, IC_SIM, IC_DEFAULT,	"prfm pldl1keep, 3f", "", "3: .quad 0"
-insn_case ic_ldr_q_lit, IC_SIM, IC_DEFAULT,	"ldr q0, 3f",	"movi v0.16b, #0xa5", \
+insn_case ic_ldr_q_lit, IC_SIM|IC_KEEP_BRK, IC_DEFAULT,	"ldr q0, 3f",	"movi v0.16b, #0xa5", \
 			"3: .quad 0x1111222233334444, 0x5555666677778888"
-insn_case ic_ldr_d_lit, IC_SIM, IC_DEFAULT,	"ldr d0, 3f",	"movi v0.16b, #0xa5", \
+insn_case ic_ldr_d_lit, IC_SIM|IC_KEEP_BRK, IC_DEFAULT,	"ldr d0, 3f",	"movi v0.16b, #0xa5", \
 			"3: .quad 0x1111222233334444"
-insn_case ic_ldr_s_lit, IC_SIM, IC_DEFAULT,	"ldr s0, 3f",	"movi v0.16b, #0xa5", \
+insn_case ic_ldr_s_lit, IC_SIM|IC_KEEP_BRK, IC_DEFAULT,	"ldr s0, 3f",	"movi v0.16b, #0xa5", \
 			"3: .word 0x99aabbcc"
 
 /* Simulated: hints and a system register read. */
@@ -122,9 +125,9 @@ insn_case ic_nop, IC_SIM, IC_DEFAULT,	"nop"
 insn_case ic_yield, IC_SIM, IC_DEFAULT,	"yield"
 insn_case ic_sevl, IC_SIM, IC_DEFAULT,	"sevl"
 insn_case ic_wfe, IC_SIM, IC_DEFAULT,	"wfe",		"sevl"
-insn_case ic_bti, IC_SIM, IC_DEFAULT,	"hint #34"			/* BTI C */
-insn_case ic_paciasp, IC_SIM, IC_DEFAULT,	"paciasp",	"adr x30, 1f"
-insn_case ic_pacibsp, IC_SIM, IC_DEFAULT,	"pacibsp",	"adr x30, 1f"
+insn_case ic_bti, IC_SIM|IC_PAD, IC_DEFAULT,	"hint #34"			/* BTI C */
+insn_case ic_paciasp, IC_SIM|IC_PAD, IC_DEFAULT,	"paciasp",	"adr x30, 1f"
+insn_case ic_pacibsp, IC_SIM|IC_PAD, IC_DEFAULT,	"pacibsp",	"adr x30, 1f"
 insn_case ic_paciaz, IC_SIM, IC_DEFAULT,	"paciaz",	"adr x30, 1f"
 insn_case ic_mrs_daif, IC_SIM, IC_DEFAULT,	"mrs x0, daif",	"msr daifset, #2"
 

@@ -76,98 +76,20 @@ static_assert(DETOUR_END == MAX_OPTINSN_SIZE);
 static_assert(sizeof(struct optimized_kprobe) <= 128);
 
 /*
- * How the tail of the detour does the probed instruction's work. Stepped
- * instructions (decode.c) do not depend on their address: they run as
- * they are. The simulated ones do, or are branches, and are rebuilt here
- * to work from the detour's address.
+ * What the tail of the detour does in place of the probed instruction is
+ * decode.c's: its table's opt column. What the breakpoint path refuses, the
+ * detour does not run either; a landing pad keeps its breakpoint where the
+ * kernel runs with BTI.
  */
-enum tail_kind {
-	TAIL_REFUSE,		/* keep the breakpoint */
-	TAIL_COPY,		/* the instruction, then B back */
-	TAIL_SKIP,		/* nothing but B back */
-	TAIL_B,			/* B to its target */
-	TAIL_BL,		/* x30 = probe + 4, B to its target */
-	TAIL_COND,		/* itself, retargeted: taken, B to its target */
-	TAIL_ADR,		/* load the address it computes */
-	TAIL_LDR_LIT,		/* load the literal's address, then load */
-};
-
-struct tail_class {
-	u32 mask;
-	u32 value;
-	enum tail_kind kind;
-};
-
-/* The classes decode.c simulates, one row each; first match wins. */
-static const struct tail_class simulated_tails[] = {
-	/* Address generation: the result is known when the probe is made. */
-	{ 0x1f000000, 0x10000000, TAIL_ADR },		/* ADR, ADRP */
-	{ 0xfc000000, 0x14000000, TAIL_B },		/* B */
-	{ 0xfc000000, 0x94000000, TAIL_BL },		/* BL */
-	{ 0x7e000000, 0x34000000, TAIL_COND },		/* CBZ, CBNZ */
-	{ 0x7e000000, 0x36000000, TAIL_COND },		/* TBZ, TBNZ */
-	{ 0xff000000, 0x54000000, TAIL_COND },		/* B.cond, BC.cond */
-	/* Register branches read no PC: they run as they are. */
-	{ 0xfffffc1f, 0xd61f0000, TAIL_COPY },		/* BR */
-	{ 0xfffffc1f, 0xd65f0000, TAIL_COPY },		/* RET */
-	/* BLR would return into the detour, a frame no unwinder knows. */
-	{ 0xfffffc1f, 0xd63f0000, TAIL_REFUSE },	/* BLR */
-	/*
-	 * The hints decode.c simulates (NOP, YIELD, WFE, WFI, SEVL, BTI,
-	 * PACI[AB]SP/Z) and MRS DAIF: in the detour, with the probed code's
-	 * SP, x30 and interrupt mask, each does exactly what it does in place.
-	 */
-	{ 0xfffff01f, 0xd503201f, TAIL_COPY },		/* hints */
-	{ 0xffffffe0, 0xd53b4220, TAIL_COPY },		/* MRS DAIF */
-	{ 0xbf000000, 0x18000000, TAIL_LDR_LIT },	/* LDR (literal) */
-	{ 0xff000000, 0x98000000, TAIL_LDR_LIT },	/* LDRSW (literal) */
-	{ 0xff000000, 0xd8000000, TAIL_SKIP },		/* PRFM (literal) */
-	/* LDR (literal, SIMD&FP) would need a free register: none is. */
-};
-
-static enum tail_kind tail_kind_of(u32 insn)
+static enum probe_opt_action opt_action(u32 insn)
 {
 	const struct probe_insn_class *class = probe_decode(insn);
-	int i;
 
-	if (class->kernel == PROBE_STEP)
-		return TAIL_COPY;
-	if (class->kernel != PROBE_SIMULATE)
-		return TAIL_REFUSE;
-	for (i = 0; i < ARRAY_SIZE(simulated_tails); i++)
-		if ((insn & simulated_tails[i].mask) == simulated_tails[i].value)
-			return simulated_tails[i].kind;
-	return TAIL_REFUSE;
-}
-
-#define INSN_RT(insn)	\
-	aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT, insn)
-
-/* A signed immediate field of @insn, scaled to bytes by @shift. */
-static s64 insn_imm(u32 insn, enum aarch64_insn_imm_type type, int bits,
-		    int shift)
-{
-	return sign_extend64(aarch64_insn_decode_immediate(type, insn),
-			     bits - 1) << shift;
-}
-
-/* Where B, BL, B.cond, BC.cond, CB[N]Z or TB[N]Z at @pc branches to. */
-static unsigned long branch_target(u32 insn, unsigned long pc)
-{
-	if (aarch64_insn_is_b(insn) || aarch64_insn_is_bl(insn))
-		return pc + insn_imm(insn, AARCH64_INSN_IMM_26, 26, 2);
-	if (aarch64_insn_is_tbz(insn) || aarch64_insn_is_tbnz(insn))
-		return pc + insn_imm(insn, AARCH64_INSN_IMM_14, 14, 2);
-	return pc + insn_imm(insn, AARCH64_INSN_IMM_19, 19, 2);
-}
-
-/* The address ADR or ADRP at @pc computes. */
-static unsigned long adr_value(u32 insn, unsigned long pc)
-{
-	if (aarch64_insn_is_adrp(insn))
-		return (pc & ~(SZ_4K - 1)) +
-		       insn_imm(insn, AARCH64_INSN_IMM_ADR, 21, 12);
-	return pc + insn_imm(insn, AARCH64_INSN_IMM_ADR, 21, 0);
+	if (class->kernel == PROBE_REJECT)
+		return OPT_KEEP;
+	if (class->opt == OPT_PAD && system_supports_bti_kernel())
+		return OPT_KEEP;
+	return class->opt;
 }
 
 /* LDR Xt from detour word @lit, at detour word @i. */
@@ -182,13 +104,14 @@ static u32 detour_ldr_literal(kprobe_opcode_t *detour, int i, unsigned int rt,
 /* LDR Wt|Xt, [Xt] or LDRSW Xt, [Xt]: the load of LDR (literal) @lit. */
 static u32 ldr_from_reg(u32 lit, unsigned int rt)
 {
-	if (aarch64_insn_is_ldrsw_lit(lit))
-		return aarch64_insn_gen_load_store_imm(rt, rt, 0,
-				AARCH64_INSN_SIZE_32,
-				AARCH64_INSN_LDST_SIGNED_LOAD_IMM_OFFSET);
-	return aarch64_insn_gen_load_store_imm(rt, rt, 0,
-			lit & BIT(30) ? AARCH64_INSN_SIZE_64 : AARCH64_INSN_SIZE_32,
-			AARCH64_INSN_LDST_LOAD_IMM_OFFSET);
+	static const enum aarch64_insn_size_type size[] = {
+		AARCH64_INSN_SIZE_32, AARCH64_INSN_SIZE_64, AARCH64_INSN_SIZE_32,
+	};
+	unsigned int opc = FIELD_GET(A64_LDR_OPC, lit);
+
+	return aarch64_insn_gen_load_store_imm(rt, rt, 0, size[opc],
+			opc == 2 ? AARCH64_INSN_LDST_SIGNED_LOAD_IMM_OFFSET :
+				   AARCH64_INSN_LDST_LOAD_IMM_OFFSET);
 }
 
 static bool in_branch_range(unsigned long from, unsigned long to)
@@ -225,50 +148,57 @@ static bool build_tail(u32 *buf, kprobe_opcode_t *detour, int i, u32 insn,
 		       unsigned long addr)
 {
 	unsigned long back = addr + AARCH64_INSN_SIZE;
-	unsigned int rt = INSN_RT(insn);
-	enum aarch64_insn_imm_type imm;
+	enum probe_opt_action action = opt_action(insn);
+	unsigned int rt = FIELD_GET(A64_RT, insn);
+	s64 offset;
 
-	switch (tail_kind_of(insn)) {
-	case TAIL_COPY:
+	switch (action) {
+	case OPT_COPY:
+	case OPT_PAD:
 		buf[i++] = insn;
 		break;
-	case TAIL_SKIP:
+	case OPT_SKIP:
 		break;
-	case TAIL_B:
-		buf[i] = detour_b(detour, i, branch_target(insn, addr));
+	case OPT_B:
+		buf[i] = detour_b(detour, i, addr + probe_imm26_offset(insn));
 		return buf[i];
-	case TAIL_BL:
+	case OPT_BL:
 		buf[i] = detour_ldr_literal(detour, i, AARCH64_INSN_REG_LR,
 					    DETOUR_LIT_TAIL);
 		put_literal(buf, DETOUR_LIT_TAIL, back);
 		i++;
-		buf[i] = detour_b(detour, i, branch_target(insn, addr));
+		buf[i] = detour_b(detour, i, addr + probe_imm26_offset(insn));
 		return buf[i];
-	case TAIL_COND:
+	case OPT_COND19:
+	case OPT_COND14:
 		/* Taken: to the B two words on. Not taken: on to B back. */
-		imm = aarch64_insn_is_tbz(insn) || aarch64_insn_is_tbnz(insn) ?
-		      AARCH64_INSN_IMM_14 : AARCH64_INSN_IMM_19;
-		buf[i] = aarch64_insn_encode_immediate(imm, insn, 2);
-		buf[i + 2] = detour_b(detour, i + 2,
-				      branch_target(insn, addr));
+		if (action == OPT_COND14) {
+			offset = probe_imm14_offset(insn);
+			buf[i] = (insn & ~A64_IMM14) | FIELD_PREP(A64_IMM14, 2);
+		} else {
+			offset = probe_imm19_offset(insn);
+			buf[i] = (insn & ~A64_IMM19) | FIELD_PREP(A64_IMM19, 2);
+		}
+		buf[i + 2] = detour_b(detour, i + 2, addr + offset);
 		if (!buf[i + 2])
 			return false;
 		i++;
 		break;
-	case TAIL_ADR:
+	case OPT_ADR:
 		if (rt != AARCH64_INSN_REG_ZR) {
 			buf[i] = detour_ldr_literal(detour, i, rt, DETOUR_LIT_TAIL);
-			put_literal(buf, DETOUR_LIT_TAIL, adr_value(insn, addr));
+			put_literal(buf, DETOUR_LIT_TAIL,
+				    probe_adr_value(insn, addr));
 			i++;
 		}
 		break;
-	case TAIL_LDR_LIT:
+	case OPT_LDR_LIT:
 		/* Rt 31 is XZR here: the load would need a base register. */
 		if (rt == AARCH64_INSN_REG_ZR)
 			return false;
 		buf[i] = detour_ldr_literal(detour, i, rt, DETOUR_LIT_TAIL);
 		put_literal(buf, DETOUR_LIT_TAIL,
-			    addr + insn_imm(insn, AARCH64_INSN_IMM_19, 19, 2));
+			    addr + probe_imm19_offset(insn));
 		buf[i + 1] = ldr_from_reg(insn, rt);
 		i += 2;
 		break;
@@ -538,28 +468,6 @@ int arch_prepared_optinsn(struct arch_optimized_insn *optinsn)
 	return !!optinsn->detour;
 }
 
-/*
- * The landing pads of BTI: BTI, and PACIASP and PACIBSP, which are pads for
- * calls. When the kernel runs with BTI, a call through a pointer to any
- * other instruction takes a Branch Target exception: a B in place of a
- * pad would fault at the next such call. A BRK is compatible with every
- * branch type, so a probe on a pad keeps its breakpoint.
- */
-static bool is_landing_pad(u32 insn)
-{
-	static const enum aarch64_insn_hint_cr_op pads[] = {
-		AARCH64_INSN_HINT_BTI, AARCH64_INSN_HINT_BTIC,
-		AARCH64_INSN_HINT_BTIJ, AARCH64_INSN_HINT_BTIJC,
-		AARCH64_INSN_HINT_PACIASP, AARCH64_INSN_HINT_PACIBSP,
-	};
-	int i;
-
-	for (i = 0; i < ARRAY_SIZE(pads); i++)
-		if (insn == aarch64_insn_gen_hint(pads[i]))
-			return true;
-	return false;
-}
-
 /* The region is the probed instruction alone: no other probe can be in it. */
 int arch_check_optimized_kprobe(struct optimized_kprobe *op)
 {
@@ -579,9 +487,7 @@ int arch_prepare_optimized_kprobe(struct optimized_kprobe *op,
 	u32 buf[DETOUR_END];
 	kprobe_opcode_t *detour;
 
-	if (tail_kind_of(orig->opcode) == TAIL_REFUSE)
-		return -EINVAL;
-	if (system_supports_bti_kernel() && is_landing_pad(orig->opcode))
+	if (opt_action(orig->opcode) == OPT_KEEP)
 		return -EINVAL;
 	detour = get_detour_slot(addr);
 	if (!detour)

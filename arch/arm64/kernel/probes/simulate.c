@@ -21,26 +21,11 @@
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 
+#include "decode.h"
 #include "simulate.h"
 
-#define RT(insn)	FIELD_GET(GENMASK(4, 0), insn)
-#define RN(insn)	FIELD_GET(GENMASK(9, 5), insn)
-
-/* Branch displacements, in bytes, sign-extended. */
-static s64 __kprobes imm26_offset(u32 insn)
-{
-	return sign_extend64((u64)(insn & GENMASK(25, 0)) << 2, 27);
-}
-
-static s64 __kprobes imm19_offset(u32 insn)
-{
-	return sign_extend64((u64)FIELD_GET(GENMASK(23, 5), insn) << 2, 20);
-}
-
-static s64 __kprobes imm14_offset(u32 insn)
-{
-	return sign_extend64((u64)FIELD_GET(GENMASK(18, 5), insn) << 2, 15);
-}
+#define RT(insn)	FIELD_GET(A64_RT, insn)
+#define RN(insn)	FIELD_GET(A64_RN, insn)
 
 static void __kprobes next(struct pt_regs *regs)
 {
@@ -123,7 +108,7 @@ bool __kprobes sim_b(u32 insn, struct pt_regs *regs)
 			return true;
 		regs->regs[30] = lr;
 	}
-	regs->pc += imm26_offset(insn);
+	regs->pc += probe_imm26_offset(insn);
 	return true;
 }
 
@@ -134,7 +119,7 @@ bool __kprobes sim_b(u32 insn, struct pt_regs *regs)
 bool __kprobes sim_b_cond(u32 insn, struct pt_regs *regs)
 {
 	branch_if(regs, aarch32_opcode_cond_checks[insn & 0xf](regs->pstate),
-		  imm19_offset(insn));
+		  probe_imm19_offset(insn));
 	return true;
 }
 
@@ -145,7 +130,7 @@ bool __kprobes sim_cbz(u32 insn, struct pt_regs *regs)
 
 	if (!(insn & BIT(31)))
 		val = lower_32_bits(val);
-	branch_if(regs, !val == !(insn & BIT(24)), imm19_offset(insn));
+	branch_if(regs, !val == !(insn & BIT(24)), probe_imm19_offset(insn));
 	return true;
 }
 
@@ -156,7 +141,7 @@ bool __kprobes sim_tbz(u32 insn, struct pt_regs *regs)
 			   FIELD_GET(GENMASK(23, 19), insn);
 	bool set = pt_regs_read_reg(regs, RT(insn)) & BIT_ULL(bit);
 
-	branch_if(regs, set == !!(insn & BIT(24)), imm14_offset(insn));
+	branch_if(regs, set == !!(insn & BIT(24)), probe_imm14_offset(insn));
 	return true;
 }
 
@@ -214,18 +199,10 @@ bool __kprobes sim_br(u32 insn, struct pt_regs *regs)
 	return true;
 }
 
-/* ADR, ADRP: immhi:immlo, in bytes for ADR, in 4KB pages for ADRP. */
+/* ADR, ADRP */
 bool __kprobes sim_adr(u32 insn, struct pt_regs *regs)
 {
-	s64 imm = sign_extend64(FIELD_GET(GENMASK(23, 5), insn) << 2 |
-				FIELD_GET(GENMASK(30, 29), insn), 20);
-	u64 val;
-
-	if (insn & BIT(31))
-		val = ALIGN_DOWN(regs->pc, SZ_4K) + (imm << 12);
-	else
-		val = regs->pc + imm;
-	pt_regs_write_reg(regs, RT(insn), val);
+	pt_regs_write_reg(regs, RT(insn), probe_adr_value(insn, regs->pc));
 	next(regs);
 	return true;
 }
@@ -255,8 +232,8 @@ static bool __kprobes read_literal(struct pt_regs *regs, u64 addr, void *val,
  */
 bool __kprobes sim_ldr_literal(u32 insn, struct pt_regs *regs)
 {
-	u64 addr = regs->pc + imm19_offset(insn);
-	unsigned int opc = FIELD_GET(GENMASK(31, 30), insn);
+	u64 addr = regs->pc + probe_imm19_offset(insn);
+	unsigned int opc = FIELD_GET(A64_LDR_OPC, insn);
 	union {
 		u32 w;
 		u64 x;
@@ -284,10 +261,10 @@ void probe_load_vreg(unsigned int n, const u8 *q);
  */
 bool __kprobes sim_ldr_fp_literal(u32 insn, struct pt_regs *regs)
 {
-	u64 addr = regs->pc + imm19_offset(insn);
+	u64 addr = regs->pc + probe_imm19_offset(insn);
 	u8 q[16] __aligned(16) = {};
 
-	memcpy(q, (void *)addr, 4 << FIELD_GET(GENMASK(31, 30), insn));
+	memcpy(q, (void *)addr, 4 << FIELD_GET(A64_LDR_OPC, insn));
 	probe_load_vreg(RT(insn), q);
 	next(regs);
 	return true;

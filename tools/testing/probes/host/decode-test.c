@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The probes decoder, built for the host: reads instruction words (hex, one
- * a line) and prints, for each, the kprobe and uprobe actions, the class
- * name and the simulation routine.
+ * a line) and prints, for each, the kprobe and uprobe actions, the
+ * optimized kprobe's detour's, the class name and the simulation routine.
  */
 #include <stdio.h>
 #include <string.h>
@@ -28,6 +28,12 @@ static const struct {
 };
 
 static const char *action[] = { "NO", "STEP", "SIM" };
+static const char *opt_action[] = {
+	[OPT_KEEP] = "KEEP", [OPT_COPY] = "COPY", [OPT_PAD] = "PAD",
+	[OPT_SKIP] = "SKIP", [OPT_B] = "B", [OPT_BL] = "BL",
+	[OPT_COND19] = "COND19", [OPT_COND14] = "COND14", [OPT_ADR] = "ADR",
+	[OPT_LDR_LIT] = "LDR_LIT",
+};
 
 int main(void)
 {
@@ -41,8 +47,8 @@ int main(void)
 		for (i = 0; i < sizeof(sims) / sizeof(sims[0]); i++)
 			if (sims[i].fn == c->simulate)
 				sim = sims[i].name;
-		printf("%08x %s %s %s %s\n", insn, action[c->kernel],
-		       action[c->user], c->name, sim);
+		printf("%08x %s %s %s %s %s\n", insn, action[c->kernel],
+		       action[c->user], opt_action[c->opt], c->name, sim);
 	}
 	return 0;
 }

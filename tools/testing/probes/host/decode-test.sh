@@ -19,7 +19,7 @@ fi
 grep -v '^#' "$here/decode-cases.txt" | grep . >"$work/cases"
 {
 	echo '.arch armv8.8-a+memtag+sve+sme+ls64+tme+mops+pauth+aes'
-	sed -E 's/^\S+\s+\S+\s+\S+\s+//' "$work/cases"
+	sed -E 's/^(\S+\s+){4}//' "$work/cases"
 } >"$work/cases.s"
 if ! aarch64-linux-gnu-as "$work/cases.s" -o "$work/cases.o" 2>"$work/as.log"; then
 	echo "@result decoder FAIL assemble"
@@ -29,15 +29,15 @@ fi
 aarch64-linux-gnu-objcopy -O binary -j .text "$work/cases.o" "$work/cases.bin"
 od -An -v -tx4 -w4 "$work/cases.bin" | "$work/decode" >"$work/decoded"
 
-paste -d' ' <(awk '{print $1, $2, $3}' "$work/cases") "$work/decoded" \
-	<(sed -E 's/^\S+\s+\S+\s+\S+\s+//' "$work/cases") |
-while read -r k u fn insn dk du name dfn asm; do
-	if [ "$k $u $fn" = "$dk $du $dfn" ]; then
+paste -d' ' <(awk '{print $1, $2, $3, $4}' "$work/cases") "$work/decoded" \
+	<(sed -E 's/^(\S+\s+){4}//' "$work/cases") |
+while read -r k u o fn insn dk du dd name dfn asm; do
+	if [ "$k $u $o $fn" = "$dk $du $dd $dfn" ]; then
 		echo "@result decoder PASS $asm"
 	else
 		echo "@result decoder FAIL $asm"
 		echo "@log decoder $asm"
-		echo "$insn: expected $k $u $fn, decoded $dk $du $dfn (class $name)"
+		echo "$insn: expected $k $u $o $fn, decoded $dk $du $dd $dfn (class $name)"
 		echo "@endlog"
 	fi
 done
