@@ -329,6 +329,170 @@ static void reenable_keeps_branch_test(struct kunit *test)
 	unregister_kprobe(&kp);
 }
 
+/*
+ * An aggregate's pre-handlers on an optimized probe run as the core runs
+ * them on the breakpoint path: in the order of the aggregate's list, those
+ * of disabled probes skipped; and a probe hit from a handler is
+ * counted as missed, its handler not run. Each scenario runs on both
+ * paths: the core keeps probes with post-handlers, which a detour cannot
+ * run, on the breakpoint path.
+ */
+static int handler_order[4], handlers_run;
+static unsigned int nested_hits;
+
+static int note_first(struct kprobe *p, struct pt_regs *regs)
+{
+	handler_order[handlers_run++ % 4] = 1;
+	return 0;
+}
+
+static int note_second(struct kprobe *p, struct pt_regs *regs)
+{
+	handler_order[handlers_run++ % 4] = 2;
+	return 0;
+}
+
+static int note_third(struct kprobe *p, struct pt_regs *regs)
+{
+	handler_order[handlers_run++ % 4] = 3;
+	return 0;
+}
+
+static int count_nested(struct kprobe *p, struct pt_regs *regs)
+{
+	nested_hits++;
+	return 0;
+}
+
+static int call_nested(struct kprobe *p, struct pt_regs *regs)
+{
+	handlers_run++;
+	ic_nested(1);
+	return 0;
+}
+
+/*
+ * Register @n probes at @addr, with post-handlers on the breakpoint path
+ * only, and wait until the core has put them on the path asked for.
+ */
+static void register_on_path(struct kunit *test, struct kprobe *kp, int n,
+			     bool optimized)
+{
+	int i;
+
+	for (i = 0; i < n; i++) {
+		if (!optimized)
+			kp[i].post_handler = count_post;
+		KUNIT_ASSERT_EQ(test, register_kprobe(&kp[i]), 0);
+	}
+	if (optimized)
+		KUNIT_EXPECT_TRUE(test, wait_for_branch(kp[0].addr));
+	KUNIT_EXPECT_EQ(test, aarch64_insn_is_b(le32_to_cpu(*kp[0].addr)),
+			optimized);
+}
+
+/*
+ * Which of @kp, by index, the core's aggregate lists in what order: the
+ * order that its pre-handlers run in, on either path. The list goes round
+ * through the aggregate itself, the one node that is none of @kp.
+ */
+static int index_of(const struct list_head *node, struct kprobe *kp, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (node == &kp[i].list)
+			return i;
+	return -1;
+}
+
+static void aggregate_order(struct kprobe *kp, int n, int *order)
+{
+	struct list_head *head = &kp[0].list, *pos;
+	int k = 0;
+
+	while (index_of(head, kp, n) >= 0)
+		head = head->next;
+	list_for_each(pos, head)
+		order[k++] = index_of(pos, kp, n);
+}
+
+static void aggregate_order_test(struct kunit *test)
+{
+	const struct insn_case *c = optimizable_case();
+	const kprobe_pre_handler_t pre[] = {
+		note_first, note_second, note_third,
+	};
+	struct insn_state state;
+	struct kprobe kp[3];
+	int order[3], path, i, k;
+
+	for (path = 0; path < 2; path++) {
+		memset(kp, 0, sizeof(kp));
+		for (i = 0; i < 3; i++) {
+			kp[i].addr = (kprobe_opcode_t *)c->probe;
+			kp[i].pre_handler = pre[i];
+		}
+		register_on_path(test, kp, 3, !path);
+		aggregate_order(kp, 3, order);
+
+		KUNIT_EXPECT_EQ(test, disable_kprobe(&kp[1]), 0);
+		handlers_run = 0;
+		run_case(c, 0, &state);
+		KUNIT_EXPECT_EQ(test, handlers_run, 2);
+		for (i = 0, k = 0; i < 3; i++)
+			if (order[i] != 1)
+				KUNIT_EXPECT_EQ(test, handler_order[k++],
+						order[i] + 1);
+
+		KUNIT_EXPECT_EQ(test, enable_kprobe(&kp[1]), 0);
+		handlers_run = 0;
+		run_case(c, 0, &state);
+		KUNIT_EXPECT_EQ(test, handlers_run, 3);
+		for (i = 0; i < 3; i++)
+			KUNIT_EXPECT_EQ(test, handler_order[i], order[i] + 1);
+
+		for (i = 0; i < 3; i++)
+			unregister_kprobe(&kp[i]);
+	}
+}
+
+static void nested_missed_test(struct kunit *test)
+{
+	const struct insn_case *c = optimizable_case();
+	struct insn_state state;
+	struct kprobe outer, inner;
+	int path;
+
+	for (path = 0; path < 2; path++) {
+		outer = (struct kprobe){
+			.addr = (kprobe_opcode_t *)c->probe,
+			.pre_handler = call_nested,
+		};
+		inner = (struct kprobe){
+			.addr = (kprobe_opcode_t *)ic_nested_probe,
+			.pre_handler = count_nested,
+		};
+		register_on_path(test, &inner, 1, !path);
+		register_on_path(test, &outer, 1, !path);
+
+		handlers_run = 0;
+		nested_hits = 0;
+		run_case(c, 0, &state);
+		KUNIT_EXPECT_EQ(test, handlers_run, 1);
+		KUNIT_EXPECT_EQ(test, nested_hits, 0U);
+		KUNIT_EXPECT_EQ(test, inner.nmissed, 1UL);
+		KUNIT_EXPECT_EQ(test, outer.nmissed, 0UL);
+
+		/* Outside a handler, the inner probe is hit as any other. */
+		KUNIT_EXPECT_EQ(test, ic_nested(1), 2);
+		KUNIT_EXPECT_EQ(test, nested_hits, 1U);
+		KUNIT_EXPECT_EQ(test, inner.nmissed, 1UL);
+
+		unregister_kprobe(&outer);
+		unregister_kprobe(&inner);
+	}
+}
 #endif
 
 static void refused_test(struct kunit *test)
@@ -363,6 +527,8 @@ static struct kunit_case arm64_kprobes_insn_cases[] = {
 #ifdef CONFIG_OPTPROBES
 	KUNIT_CASE_SLOW(insn_matrix_optimized_test),
 	KUNIT_CASE_SLOW(reenable_keeps_branch_test),
+	KUNIT_CASE_SLOW(aggregate_order_test),
+	KUNIT_CASE_SLOW(nested_missed_test),
 #endif
 	KUNIT_CASE(refused_test),
 	KUNIT_CASE(exclusive_test),

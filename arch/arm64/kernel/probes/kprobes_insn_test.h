@@ -56,6 +56,8 @@ struct insn_case {
 extern const struct insn_case insn_cases[], insn_cases_end[];
 extern char ic_refused_first[], ic_refused_end[];
 void ic_exclusive(void);
+int ic_nested(int x);
+extern char ic_nested_probe[];
 void insn_case_call(struct insn_state *state,
 		    void (*run)(struct insn_state *state));
 #endif

@@ -209,6 +209,18 @@ SYM_INNER_LABEL(ic_refused_end, SYM_L_GLOBAL)
 SYM_FUNC_END(ic_refused)
 
 /*
+ * int ic_nested(int x): x + 1, with a place for a probe that a handler
+ * of another probe reaches, and that is neither a landing pad nor the
+ * function's entry.
+ */
+SYM_FUNC_START(ic_nested)
+	mov	x1, x0
+SYM_INNER_LABEL(ic_nested_probe, SYM_L_GLOBAL)
+	add	x0, x1, #1
+	ret
+SYM_FUNC_END(ic_nested)
+
+/*
  * An exclusive sequence: a probe on the ADD, between the load- and the
  * store-exclusive, is refused; one on the MOV after it is not. No inner
  * labels here: the search for the sequence's start stops at the nearest
