@@ -16,8 +16,8 @@
 #include <asm/insn.h>
 #include <asm/simd.h>
 
-#include "decode.h"
 #include "kprobes_insn_test.h"
+#include "simulate.h"
 
 /* The default state: every register and the memory distinct and non-zero. */
 static void setup_default(struct insn_state *s, unsigned int variant)

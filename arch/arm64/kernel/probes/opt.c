@@ -53,6 +53,7 @@
 #include "decode.h"
 #include "opt.h"
 #include "patch.h"
+#include "simulate.h"
 
 /*
  * The detour's layout, in instructions (MAX_OPTINSN_SIZE in all). Then

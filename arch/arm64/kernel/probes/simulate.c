@@ -21,7 +21,6 @@
 #include <asm/insn.h>
 #include <asm/ptrace.h>
 
-#include "decode.h"
 #include "simulate.h"
 
 #define RT(insn)	FIELD_GET(A64_RT, insn)
