@@ -17,6 +17,7 @@
 #define _TRACE_PROBE_FETCH_H
 
 #include <linux/kallsyms.h>
+#include <linux/kmsan-checks.h>
 #include <linux/kprobes.h>
 #include <linux/uaccess.h>
 
@@ -122,6 +123,46 @@ fetch_argument(struct probe_fetch_env *env, unsigned int n)
 }
 #endif /* PROBE_FETCH_FTRACE_REGS */
 
+/*
+ * A scalar of kernel memory, as copy_from_kernel_nofault() reads it (the
+ * architecture's check, page faults off, one access that a fault fixes
+ * up), inline: most reads are of one aligned word, which its call and its
+ * loops would cost the hit twice over.  Anything else goes through it.
+ */
+static nokprobe_inline int probe_read_kernel(void *dst, const void *src,
+					     size_t size)
+{
+	unsigned long align = IS_ENABLED(CONFIG_HAVE_EFFICIENT_UNALIGNED_ACCESS) ?
+			      0 : (unsigned long)src | (unsigned long)dst;
+
+	if ((size != 1 && size != 2 && size != 4 && size != 8) ||
+	    (align & (size - 1)))
+		return copy_from_kernel_nofault(dst, src, size);
+	if (!copy_from_kernel_nofault_allowed(src, size))
+		return -ERANGE;
+	pagefault_disable();
+	switch (size) {
+	case 1:
+		__get_kernel_nofault(dst, src, u8, fault);
+		break;
+	case 2:
+		__get_kernel_nofault(dst, src, u16, fault);
+		break;
+	case 4:
+		__get_kernel_nofault(dst, src, u32, fault);
+		break;
+	default:
+		__get_kernel_nofault(dst, src, u64, fault);
+		break;
+	}
+	pagefault_enable();
+	kmsan_check_memory(src, size);
+	return 0;
+fault:
+	pagefault_enable();
+	return -EFAULT;
+}
+
 static nokprobe_inline int probe_read(struct probe_fetch_env *env, void *dst,
 				      unsigned long addr, size_t size, bool user)
 {
@@ -131,7 +172,7 @@ static nokprobe_inline int probe_read(struct probe_fetch_env *env, void *dst,
 		return copy_from_user(dst, uaddr, size) ? -EFAULT : 0;
 	if (user || fetch_kernel_addr_is_user(addr))
 		return copy_from_user_nofault(dst, uaddr, size);
-	return copy_from_kernel_nofault(dst, (const void *)addr, size);
+	return probe_read_kernel(dst, (const void *)addr, size);
 }
 
 /* An event probe's field: its value, or the address of a string field. */

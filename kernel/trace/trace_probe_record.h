@@ -334,16 +334,21 @@ static nokprobe_inline void probe_hit_perf(struct probe_hit *hit)
 	/* perf wants the record with its u32 size header u64-aligned. */
 	size = ALIGN(head + hit->tp->size + probe_hit_dsize(hit) + sizeof(u32),
 		     sizeof(u64)) - sizeof(u32);
-	rec = perf_trace_buf_alloc(size, hit->env.fregs ? &regs : NULL, &rctx);
-	if (!rec)
-		return;
+#ifdef PROBE_FETCH_FTRACE_REGS
 	/*
 	 * An fprobe hit has no pt_regs: perf samples the per-context one it
 	 * lends, filled with what a caller's regs would give it (ip, stack
 	 * and frame).
 	 */
-	if (hit->env.fregs)
-		regs = ftrace_fill_perf_regs(hit->env.fregs, regs);
+	rec = perf_trace_buf_alloc(size, &regs, &rctx);
+	if (!rec)
+		return;
+	regs = ftrace_fill_perf_regs(hit->env.fregs, regs);
+#else
+	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	if (!rec)
+		return;
+#endif
 	/* The buffer is perf's scratch: no byte of it may reach userspace. */
 	memset(rec + head, 0, size - head);
 	probe_hit_fill(hit, rec, NULL);
