@@ -45,7 +45,10 @@ $loop 100 1 >/dev/null
 n=$(hits ev | awk '$1 >= 100' | wc -l)
 rec=$(grep -c 'ev: (' trace)
 echo 0 >events/defs/ev/enable
-check joined-enabled-event [ "$n" -eq 2 ] && [ "$rec" -ge 200 ]
+ok=false
+[ "$n" -eq 2 ] && [ "$rec" -ge 200 ] &&
+	ok=true
+check joined-enabled-event $ok
 
 # By name after all: the probe is where the symbol is (on x86 with IBT,
 # past its landing pad, as the core places a probe by name), and on
@@ -84,9 +87,12 @@ r=$(fields r)
 echo "p:defs/k $f d=$A2" >>kprobe_events
 k=$(fields k)
 echo >dynamic_events
-check group-of-kinds-own-fields [ "$k" = "common_type common_flags common_preempt_count common_pid __probe_ip d " ] &&
+ok=false
+[ "$k" = "common_type common_flags common_preempt_count common_pid __probe_ip d " ] &&
 	[ "$r" = "common_type common_flags common_preempt_count common_pid __probe_func __probe_ret_ip b " ] &&
-	[ "$u" = "common_type common_flags common_preempt_count common_pid __probe_ip c " ]
+	[ "$u" = "common_type common_flags common_preempt_count common_pid __probe_ip c " ] &&
+	ok=true
+check group-of-kinds-own-fields $ok
 [ ! -d events/defs ]
 check group-gone-with-its-events [ $? -eq 0 ]
 
@@ -96,14 +102,17 @@ echo "r:defs/r $f" >>kprobe_events
 pk=$(grep '^print fmt' events/defs/k/format)
 pr=$(grep '^print fmt' events/defs/r/format)
 echo >dynamic_events
-check no-args-print-fmt [ "$pk" = 'print fmt: "(%lx)", REC->__probe_ip' ] &&
-	[ "$pr" = 'print fmt: "(%lx <- %lx)", REC->__probe_func, REC->__probe_ret_ip' ]
+ok=false
+[ "$pk" = 'print fmt: "(%lx)", REC->__probe_ip' ] &&
+	[ "$pr" = 'print fmt: "(%lx <- %lx)", REC->__probe_func, REC->__probe_ret_ip' ] &&
+	ok=true
+check no-args-print-fmt $ok
 
 # Arguments that read memory but hold no string: recorded inline when the
 # file has no filter, by the general path when it has one. Both records
 # must be right, at the entry and at the return ("Linux version ..." is
 # the banner).
-echo "p:defs/m $f v=@linux_banner:x32 w=+4(@linux_banner):x8[2]" >>kprobe_events
+echo "p:defs/m $f v=@linux_banner:x32 w=@linux_banner+4:x8[2]" >>kprobe_events
 echo "r:defs/mr $f v=@linux_banner:x32" >>kprobe_events
 echo >trace
 echo 1 >events/defs/enable
@@ -115,4 +124,7 @@ echo 0 >events/defs/enable
 all=$(grep -c ' mr\?: (' trace)
 good=$(grep -cE ' m: \(.*\) v=0x756e694c w=\{0x78,0x20\}$| mr: \(.*\) v=0x756e694c$' trace)
 echo >dynamic_events
-check memory-args-inline-and-general [ "$all" -ge 40 ] && [ "$good" -eq "$all" ]
+ok=false
+[ "$all" -ge 40 ] && [ "$good" -eq "$all" ] &&
+	ok=true
+check memory-args-inline-and-general $ok
