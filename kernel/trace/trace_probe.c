@@ -21,6 +21,7 @@
 #include <linux/string.h>
 
 #include <linux/security.h>
+#include <asm/sections.h>
 
 #include "trace_btf.h"
 #include "trace_dynevent.h"
@@ -318,8 +319,47 @@ struct ftrace_event_field *probe_event_field(struct trace_event_call *event,
 	return NULL;
 }
 
+/*
+ * Whether the program's first access reads memory that is there for sure,
+ * aligned: a field of current's task_struct, or this CPU's copy of a
+ * built-in per-CPU variable.  The fetch engine then reads it with a plain
+ * load: copy_from_kernel_nofault()'s checks and fault handling would guard
+ * against nothing.  Only a word read on the way to the value, or a scalar
+ * stored whole, is such a load.
+ */
+static bool fetch_first_cannot_fault(const struct fetch_prog *p)
+{
+	unsigned long offs = p->offs[0];
+	size_t size;
+
+	if (!p->nderef || (p->user & BIT(0)))
+		return false;
+	if (p->nderef > 1 || p->store == FETCH_STORE_RAW)
+		size = sizeof(long);
+	else if (p->store == FETCH_STORE_MEM && p->count <= 1)
+		size = p->size;
+	else
+		return false;
+
+	if (p->base == FETCH_BASE_CURRENT)
+		return !(p->percpu & BIT(0)) &&
+		       offs <= sizeof(struct task_struct) - size &&
+		       IS_ALIGNED(offs, size);
+#ifdef CONFIG_SMP
+	if (p->base == FETCH_BASE_SYMBOL && (p->percpu & BIT(0))) {
+		unsigned long addr = p->param + offs;
+
+		return addr >= (unsigned long)__per_cpu_start &&
+		       addr <= (unsigned long)__per_cpu_end - size &&
+		       IS_ALIGNED(addr, size);
+	}
+#endif
+	return false;
+}
+
 /**
- * traceprobe_update_arg - resolve an argument's symbol to its address
+ * traceprobe_update_arg - make an argument's program ready to run: its
+ *	symbol resolved to its address, its first access judged
  * @arg: the argument
  *
  * Return: 0, or -ENOENT if its symbol is not (yet) in the kernel.
@@ -331,15 +371,16 @@ int traceprobe_update_arg(struct probe_arg *arg)
 	unsigned long addr;
 	long offs;
 
-	if (prog->base != FETCH_BASE_SYMBOL)
-		return 0;
-	if (strscpy(name, prog->data, sizeof(name)) < 0 ||
-	    traceprobe_split_symbol_offset(name, &offs))
-		return -EINVAL;
-	addr = kallsyms_lookup_name(name);
-	if (!addr)
-		return -ENOENT;
-	prog->param = addr + offs;
+	if (prog->base == FETCH_BASE_SYMBOL) {
+		if (strscpy(name, prog->data, sizeof(name)) < 0 ||
+		    traceprobe_split_symbol_offset(name, &offs))
+			return -EINVAL;
+		addr = kallsyms_lookup_name(name);
+		if (!addr)
+			return -ENOENT;
+		prog->param = addr + offs;
+	}
+	prog->direct = fetch_first_cannot_fault(prog);
 	return 0;
 }
 

@@ -19,9 +19,7 @@
 #include <linux/kallsyms.h>
 #include <linux/kmsan-checks.h>
 #include <linux/kprobes.h>
-#include <linux/sched.h>
 #include <linux/uaccess.h>
-#include <asm/sections.h>
 
 #include "trace_probe.h"
 #include "trace_probe_kernel.h"
@@ -260,37 +258,6 @@ static nokprobe_inline unsigned long fetch_cpu_ptr(const struct fetch_prog *p,
 	return (unsigned long)this_cpu_ptr((void __percpu *)v);
 }
 
-/*
- * Whether the program's first access reads @size bytes that are there
- * for sure, and aligned: a field of current's task_struct, or this CPU's
- * copy of a built-in per-CPU variable.  Such a read is a plain load:
- * copy_from_kernel_nofault()'s checks and fault handling would guard
- * against nothing.  Decided on the hit from the program alone, so that
- * the parser needs no kernel's sizes.
- */
-static nokprobe_inline bool fetch_first_is_safe(const struct fetch_prog *p,
-						size_t size)
-{
-	unsigned long offs = p->offs[0];
-
-	if (p->user & BIT(0))
-		return false;
-	if (p->base == FETCH_BASE_CURRENT)
-		return !(p->percpu & BIT(0)) &&
-		       offs <= sizeof(struct task_struct) - size &&
-		       IS_ALIGNED(offs, size);
-#ifdef CONFIG_SMP
-	if (p->base == FETCH_BASE_SYMBOL && (p->percpu & BIT(0))) {
-		unsigned long addr = p->param + offs;
-
-		return addr >= (unsigned long)__per_cpu_start &&
-		       addr <= (unsigned long)__per_cpu_end - size &&
-		       IS_ALIGNED(addr, size);
-	}
-#endif
-	return false;
-}
-
 /* The value after the first @n memory accesses, or -EFAULT. */
 static nokprobe_inline int fetch_walk(const struct fetch_prog *p,
 				      struct probe_fetch_env *env,
@@ -299,7 +266,7 @@ static nokprobe_inline int fetch_walk(const struct fetch_prog *p,
 	unsigned long v = fetch_base_value(p, env);
 	unsigned int i = 0;
 
-	if (n && fetch_first_is_safe(p, sizeof(v))) {
+	if (n && p->direct) {
 		/* Racing its writers, as any probe's read does. */
 		v = data_race(*(unsigned long *)(fetch_cpu_ptr(p, 0, v) +
 						 p->offs[0]));
@@ -514,8 +481,7 @@ static nokprobe_inline void fetch_arg_store_fixed(const struct probe_arg *a,
 
 	if (p->store == FETCH_STORE_RAW) {
 		fetch_put_sized(dest, target, p->size);
-	} else if (p->nderef == 1 && n == 1 &&
-		   fetch_first_is_safe(p, p->size)) {
+	} else if (p->direct && p->nderef == 1) {
 		/* Racing its writers, as any probe's read does. */
 		fetch_put_sized(dest, data_race(fetch_get_sized((void *)target,
 								p->size)),

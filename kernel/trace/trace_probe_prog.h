@@ -76,6 +76,8 @@ enum fetch_store {
  * @bf_rshift: bitfield: right shift that drops the bits below it; 0 if
  *	the value is not a bitfield
  * @bf_size: bitfield: size of the container the shifts apply to
+ * @direct: the first access cannot fault, and is a plain load: set when
+ *	the probe is registered (traceprobe_update_arg())
  * @param: operand of @base
  * @data: @base's data: the constant string, the symbol name, the
  *	eprobe's &struct ftrace_event_field
@@ -95,6 +97,7 @@ struct fetch_prog {
 	u8			bf_lshift;
 	u8			bf_rshift;
 	u8			bf_size;
+	u8			direct;
 	unsigned long		param;
 	void			*data;
 	u16			user;
