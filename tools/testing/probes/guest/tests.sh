@@ -4,7 +4,7 @@
 # those named by tests=NAME[,NAME...] on the kernel command line, or all.
 . /harness/lib.sh
 names=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^tests=//p' | tr , ' ')
-[ -n "$names" ] || names=$(cd /harness/tests.d && ls)
+[ -n "$names" ] || names=$(cd /harness/tests.d && ls | tr "\n" " ")
 # lockdown locks the kernel down for good: it goes last.
 case " $names " in
 *" lockdown "* | *" lockdown.sh "*)
