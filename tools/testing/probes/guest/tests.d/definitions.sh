@@ -51,8 +51,9 @@ ok=false
 check joined-enabled-event $ok
 
 # By name after all: the probe is where the symbol is (on x86 with IBT,
-# past its landing pad, as the core places a probe by name), and on
-# re-enable. The list names the address by its first symbol, which may
+# past its landing pad, as the core places a probe by name; on arm64 with
+# kprobes on ftrace, at the ftrace site 4 or, past a BTI, 8 bytes on), and
+# on re-enable. The list names the address by its first symbol, which may
 # be an alias (x86's __do_sys_getppid for __x64_sys_getppid), so the
 # probe's address is compared, the low 32 bits (ash's arithmetic is
 # signed 64-bit).
@@ -63,6 +64,9 @@ at_symbol() {
 	for at in $(awk '$2 == "k" { print $1 }' /sys/kernel/debug/kprobes/list); do
 		[ "$(lo "$at")" = "$(lo "$addr")" ] && return 0
 		[ "$(uname -m)" = x86_64 ] && [ "$(lo "$at")" = "$(lo "$addr" 4)" ] && return 0
+		has_config KPROBES_ON_FTRACE && [ "$(uname -m)" = aarch64 ] &&
+			{ [ "$(lo "$at")" = "$(lo "$addr" 4)" ] ||
+			  [ "$(lo "$at")" = "$(lo "$addr" 8)" ]; } && return 0
 	done
 	return 1
 }

@@ -38,11 +38,15 @@ hits() { awk -v e="$1" '$1 == e { print $2 }' kprobe_profile; }
 misses() { awk -v e="$1" '$1 == e { print $3 }' kprobe_profile; }
 # optimized OFFSET: the probe at $f+OFFSET is marked optimized.
 optimized() { grep -q "$f+$1 .*\[OPTIMIZED\]" $list; }
-# entry_as_wanted [FUNC]: the probe on FUNC's ($f's) first instruction is
-# optimized; with BTI in the kernel that instruction is the function's
-# landing pad, which must stay a breakpoint (landing-pads.sh).
+# entry_as_wanted [FUNC]: the probe on FUNC's ($f's) entry is armed
+# through its ftrace site where the kernel can (ftrace-entry.sh), else the
+# probe on its first instruction is optimized; with BTI in the kernel that
+# instruction is the function's landing pad, which must stay a breakpoint
+# (landing-pads.sh).
 entry_as_wanted() {
-	if has_config ARM64_BTI_KERNEL; then
+	if has_config KPROBES_ON_FTRACE; then
+		grep -q "${1:-$f}+0x[0-9a-f]* .*\[FTRACE\]" $list
+	elif has_config ARM64_BTI_KERNEL; then
 		grep -q "${1:-$f}+0x0 " $list &&
 			! grep -q "${1:-$f}+0x0 .*\[OPTIMIZED\]" $list
 	else
@@ -293,14 +297,15 @@ echo >kprobe_events
 
 # A probe enabled while the optimizer works through hundreds of others is
 # hit and recorded at once, on whichever path it is on: 300 system call
-# handlers enabled one by one (each enable kicks the optimizer), the probe
+# handlers enabled one by one (each enable kicks the optimizer), each
+# probed past its ftrace site (an optimizer's probe, not ftrace's), the probe
 # on the bench's function enabled among them and hit at once, then again
 # once every probe has been switched in.
 echo >trace
 n=0
 for g in $(sed -n 's/^[0-9a-f]* [tT] \(__arm64_sys_[a-z0-9_]*\)$/\1/p' /proc/kallsyms |
 	   grep -v "^$f\$" | head -300); do
-	echo "p:many/p$n $g" >>kprobe_events 2>/dev/null && n=$((n + 1))
+	echo "p:many/p$n $g+12" >>kprobe_events 2>/dev/null && n=$((n + 1))
 done
 echo "p:opt/hot $f+$stp" >>kprobe_events
 t0=$(cut -d' ' -f1 /proc/uptime)

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Kernel probes on arm64 that ride the function tracer's call-out.
+ *
+ * A traceable function starts with two instructions the compiler left for
+ * ftrace: MOV X9, X30, written once at boot, then a NOP that ftrace turns
+ * into BL ftrace_caller while any of its users wants the function. A probe
+ * at a function's entry is placed on that second instruction, the ftrace
+ * site, and the generic core arms it as one more ftrace user: no BRK is
+ * written, no exception is taken, nothing is stepped or simulated, and the
+ * function tracer, fprobe, BPF trampolines and other probes keep sharing
+ * the site. ftrace_caller saves the calling convention's live state in a
+ * struct ftrace_regs and calls kprobe_ftrace_handler().
+ *
+ * The handlers expect the pt_regs of a BRK at the site. That is built
+ * here, from what arm64's ftrace saves: x0-x8 (the arguments and the
+ * indirect result register), the frame pointer, the link register, SP and
+ * the PC. x9 is the link register too, since MOV X9, X30 has run. At a
+ * call x10-x17 hold nothing the function is given, and x19-x28 are its
+ * caller's, saved for it by whichever C code runs between the site and
+ * here (the ftrace list function, when the function has several ftrace
+ * users), so that their values now are not the ones the call was made
+ * with: they read as zero rather than as a plausible wrong value.
+ *
+ * What the handlers change goes back into the ftrace_regs, which
+ * ftrace_caller reloads: the arguments (BPF's error injection sets x0),
+ * the link register (a kretprobe's entry swaps it for its trampoline) and,
+ * when a pre-handler has moved the PC (error injection's early return),
+ * the PC.
+ */
+
+#include <linux/ftrace.h>
+#include <linux/irqflags.h>
+#include <linux/kprobes.h>
+#include <linux/trace_recursion.h>
+#include <linux/unroll.h>
+
+#include <asm/daifflags.h>
+#include <asm/ptrace.h>
+#include <asm/sysreg.h>
+
+/**
+ * arch_adjust_kprobe_addr() - where a probe at @addr + @offset goes
+ * @addr: the start of a function
+ * @offset: the offset within it asked for
+ * @on_func_entry: set when the probe is at the function's entry
+ *
+ * A probe on the function's symbol is moved onto its ftrace site, where
+ * the core arms it through ftrace. A probe asked for at the site's own
+ * offset is at the entry too: the instructions before it (a BTI and the
+ * MOV X9, X30) change nothing a handler reads but x9. A function without
+ * an ftrace site (notrace, or built without the patchable entry) keeps
+ * its probe at @addr + @offset.
+ *
+ * Return: the address to probe.
+ */
+kprobe_opcode_t *arch_adjust_kprobe_addr(unsigned long addr,
+					 unsigned long offset,
+					 bool *on_func_entry)
+{
+	unsigned long site = ftrace_location(addr);
+
+	if (site && (!offset || addr + offset == site)) {
+		*on_func_entry = true;
+		return (kprobe_opcode_t *)site;
+	}
+	*on_func_entry = !offset;
+	return (kprobe_opcode_t *)(addr + offset);
+}
+
+/**
+ * arch_prepare_kprobe_ftrace() - prepare a probe on an ftrace site
+ * @p: the probe, whose address the core found to be an ftrace site
+ *
+ * ftrace owns the site's instruction, a NOP or its BL, and there is
+ * nothing to copy, decode or simulate: once the handlers have run, the
+ * function goes on after the site as if the NOP had been stepped.
+ *
+ * Return: 0.
+ */
+int arch_prepare_kprobe_ftrace(struct kprobe *p)
+{
+	p->ainsn.run = 0;
+	return 0;
+}
+
+/*
+ * The pt_regs of a BRK at the site: what ftrace_partial_regs() takes from
+ * ftrace_regs, the site as the PC, and the rest field by field, the loop
+ * unrolled: a memset(), which is what the compiler makes of a loop of
+ * zeroes, is an out-of-line call in a kernel built without SIMD and cost
+ * more than the rest of the hit between ftrace_caller and the handler.
+ */
+static void __kprobes regs_from_fregs(struct pt_regs *regs,
+				      const struct ftrace_regs *fregs,
+				      unsigned long ip, unsigned long daif)
+{
+	int i;
+
+	ftrace_partial_regs(fregs, regs);
+	regs->regs[9] = regs->regs[30];
+	unrolled_full
+	for (i = 10; i < 29; i++)
+		regs->regs[i] = 0;
+	regs->pc = ip;
+	regs->pstate = daif | PSR_MODE_EL1h;
+	regs->orig_x0 = regs->regs[0];
+	regs->syscallno = NO_SYSCALL;
+	regs->pmr = system_uses_irq_prio_masking() ?
+		    read_sysreg_s(SYS_ICC_PMR_EL1) : 0;
+	regs->sdei_ttbr1 = 0;
+	regs->stackframe = (struct frame_record_meta){};
+}
+
+/* What the handlers may have changed, for ftrace_caller to reload. */
+static void __kprobes regs_to_fregs(struct ftrace_regs *fregs,
+				    const struct pt_regs *regs)
+{
+	struct __arch_ftrace_regs *af = arch_ftrace_regs(fregs);
+
+	memcpy(af->regs, regs->regs, sizeof(af->regs));
+	af->lr = regs->regs[30];
+}
+
+/* The hit proper, on a CPU that handles no other probe. */
+static void __kprobes run_ftrace_kprobe(struct kprobe *p, unsigned long ip,
+					struct ftrace_regs *fregs)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	/* Not zeroed first by INIT_STACK_ALL_ZERO: every field is set. */
+	struct pt_regs regs __uninitialized;
+	unsigned long daif, flags;
+
+	/*
+	 * Interrupts are masked while the handlers run, as on the BRK's and
+	 * the detour's paths: a probe in an interrupt handler would else
+	 * find this CPU busy and count a miss. Masked as those paths mask
+	 * them, without the irqflags tracing of local_irq_save(), which walks
+	 * the stack for its caller's caller on every hit, and whose functions
+	 * may themselves be probed.
+	 */
+	daif = read_sysreg(daif);
+	raw_local_irq_save(flags);
+	regs_from_fregs(&regs, fregs, ip, daif);
+	__this_cpu_write(current_kprobe, p);
+	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	if (p->pre_handler && p->pre_handler(p, &regs)) {
+		/* The pre-handler chose where the function goes on. */
+		ftrace_regs_set_instruction_pointer(fregs, regs.pc);
+	} else if (p->post_handler) {
+		/* As if the site's NOP had been stepped. */
+		regs.pc = ip + AARCH64_INSN_SIZE;
+		kcb->kprobe_status = KPROBE_HIT_SSDONE;
+		p->post_handler(p, &regs, 0);
+	}
+	regs_to_fregs(fregs, &regs);
+	__this_cpu_write(current_kprobe, NULL);
+	raw_local_irq_restore(flags);
+}
+
+/**
+ * kprobe_ftrace_handler() - a probe's hit through ftrace
+ * @ip: the ftrace site, the probe's address
+ * @parent_ip: the function's return address
+ * @ops: the core's ftrace_ops
+ * @fregs: the state ftrace_caller saved
+ *
+ * Runs as any ftrace callback does, with the function's arguments live in
+ * @fregs: preemption is disabled by the recursion lock, which also keeps
+ * a probe hit from this handler's own callees from coming back here. The
+ * handlers run with interrupts masked. A probe hit while another's
+ * handlers run on this CPU is counted as missed, as a BRK would count it.
+ */
+void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *ops,
+				     struct ftrace_regs *fregs)
+{
+	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
+	struct kprobe *p;
+
+	if (bit < 0)
+		return;
+	/* A probe disarmed but still in ftrace's filter is skipped here. */
+	p = get_kprobe((kprobe_opcode_t *)ip);
+	if (p && !kprobe_disabled(p)) {
+		if (kprobe_running())
+			kprobes_inc_nmissed_count(p);
+		else
+			run_ftrace_kprobe(p, ip, fregs);
+	}
+	ftrace_test_recursion_unlock(bit);
+}

@@ -1,0 +1,119 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# Probes at a function's entry armed through its ftrace site
+# (KPROBES_ON_FTRACE; on arm64 the series' probes/ftrace.c): the probe is
+# listed [FTRACE] and in enabled_functions while enabled and only then,
+# every call is recorded, and it shares the site with the function tracer,
+# an fprobe and a kretprobe, each seeing every call. The registers a
+# handler reads are those of the call: an fprobe event's $arg1 and the
+# kprobe's first argument register agree hit by hit, $retval is what
+# getppid returned, and on arm64 x9 holds the link register (MOV X9, X30
+# has run) while the registers ftrace does not save read as zero.
+. /harness/lib.sh
+cd /sys/kernel/tracing
+loop=/harness/progs/getppid_loop
+list=/sys/kernel/debug/kprobes/list
+bench_points
+clean_slate
+echo >error_log
+
+names="listed-ftrace enabled-function every-hit with-function-tracer
+       with-fprobe-and-kretprobe same-argument retval disarmed nothing-left"
+if ! has_config KPROBES_ON_FTRACE; then
+	for t in $names; do
+		result ftrace-entry UNSUPPORTED "$t"
+	done
+	exit 0
+fi
+
+show_state() {
+	echo "kprobes/list:"; cat $list
+	echo "enabled_functions:"; cat enabled_functions
+	echo "kprobe_profile:"; cat kprobe_profile
+	echo "error_log:"; cat error_log
+	echo "trace:"; grep -v '^#' trace | head -12
+}
+check() { check_that ftrace-entry "$@"; }
+# records EVENT: how many records of EVENT the trace holds.
+records() { grep -c " $1: (" trace; }
+# hits EVENT: its hit count in kprobe_profile.
+hits() { awk -v e="$1" '$1 == e { print $2 }' kprobe_profile; }
+# The suite's probe is the only one, and kallsyms may name its function
+# by an alias (x86's __do_sys_getppid): the lists are read for the probe's
+# marks, not its name.
+listed() { [ "$(grep -c '\[FTRACE\]' $list)" = 1 ]; }
+in_enabled() { grep -q 'kprobe_ftrace_handler' enabled_functions; }
+not() { ! "$@"; }
+
+echo "p:fte/entry $f a0=$A0" >>kprobe_events
+check listed-ftrace listed
+echo 1 >events/fte/entry/enable
+check enabled-function in_enabled
+$loop 50 1 >/dev/null
+echo 0 >events/fte/entry/enable
+every_hit() { [ "$(records entry)" = 50 ] && [ "$(hits entry)" = 50 ]; }
+check every-hit every_hit
+check disarmed not in_enabled
+echo >trace
+
+# The function tracer on the same function: both see every call. ftrace
+# knows the function by the name the probe list gives it.
+ff=$(awk '/\[FTRACE\]/ { sub(/\+.*/, "", $3); print $3 }' $list)
+echo "$ff" >set_ftrace_filter
+[ "$(cat set_ftrace_filter)" = "$ff" ] && echo function >current_tracer
+echo 1 >events/fte/entry/enable
+$loop 30 1 >/dev/null
+echo 0 >events/fte/entry/enable
+both_traced() {
+	[ "$(records entry)" = 30 ] && [ "$(grep -c " $ff <-" trace)" = 30 ]
+}
+# Counted before the tracer goes: switching tracers clears the buffer.
+check with-function-tracer both_traced
+echo nop >current_tracer
+echo >set_ftrace_filter
+echo >trace
+
+# An fprobe and a kretprobe on it as well, where the kernel has fprobe
+# events; the kretprobe alone where not.
+echo "r:fte/ret $f ret=\$retval:s32" >>kprobe_events
+has_config FPROBE_EVENTS && echo "f:fte/fp $f a1=\$arg1" >>dynamic_events
+echo 1 >events/fte/enable
+$loop 30 1 >/dev/null
+echo 0 >events/fte/enable
+want_fp=30
+has_config FPROBE_EVENTS || want_fp=0
+all_traced() {
+	[ "$(records entry)" = 30 ] && [ "$(records ret)" = 30 ] &&
+		[ "$(records fp)" = "$want_fp" ]
+}
+check with-fprobe-and-kretprobe all_traced
+# Hit by hit, the kprobe's first argument register is the fprobe's $arg1.
+grep -o ' entry: ([^)]*) a0=0x[0-9a-f]*' trace | sed 's/.*a0=//' >/tmp/fte.a0
+grep -o ' fp: ([^)]*) a1=0x[0-9a-f]*' trace | sed 's/.*a1=//' >/tmp/fte.a1
+if has_config FPROBE_EVENTS; then
+	same_args() { [ "$(wc -l </tmp/fte.a0)" = 30 ] && cmp -s /tmp/fte.a0 /tmp/fte.a1; }
+	check same-argument same_args
+else
+	result ftrace-entry UNSUPPORTED same-argument
+fi
+# getppid's value, this shell's parent's pid as the loop sees it: the
+# loop's parent is this shell.
+check retval [ "$(grep -c " ret: (.* ret=$$\$" trace)" = 30 ]
+echo >trace
+
+# arm64: x9 is the link register at the site, the registers ftrace does
+# not save read as zero.
+if [ "$(uname -m)" = aarch64 ]; then
+	echo "p:fte/regs $f x9=%x9 lr=%x30 x19=%x19 x28=%x28" >>kprobe_events
+	echo 1 >events/fte/regs/enable
+	$loop 5 1 >/dev/null
+	echo 0 >events/fte/regs/enable
+	grep ' regs: (' trace | sed 's/.*regs: ([^)]*) //' >/tmp/fte.regs
+	check x9-is-lr [ "$(awk '$1 == "x9=" substr($2, 4)' /tmp/fte.regs |
+		wc -l)" = 5 ]
+	check unsaved-zero [ "$(grep -c 'x19=0x0 x28=0x0$' /tmp/fte.regs)" = 5 ]
+fi
+
+clean_slate
+left_none() { [ ! -s $list ] && ! in_enabled; }
+check nothing-left left_none
