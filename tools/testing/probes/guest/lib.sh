@@ -90,6 +90,17 @@ clean_slate() {
 	echo >trace
 }
 
+# suite_start: how a suite on the bench's function opens: in the tracefs
+# directory, $loop the bench's loop, its probe points set (bench_points),
+# a clean slate and an empty error log.
+suite_start() {
+	cd /sys/kernel/tracing || exit 1
+	loop=/harness/progs/getppid_loop
+	bench_points
+	clean_slate
+	echo >error_log
+}
+
 # with_bench_probes NAME MEASURE DEFINITION...: define the probes (event
 # group "bench"), enable them, run MEASURE once they are in their steady
 # state, then remove them. A definition refused is reported as @error.

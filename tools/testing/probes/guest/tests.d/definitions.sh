@@ -6,11 +6,7 @@
 # hit counters come with its first arming; the events of a group share an
 # event class, and those without arguments a print fmt.
 . /harness/lib.sh
-cd /sys/kernel/tracing
-loop=/harness/progs/getppid_loop
-bench_points
-clean_slate
-echo >error_log
+suite_start
 
 # hits EVENT: the hit counts of its probes in kprobe_profile, one a line.
 hits() { awk -v e="$1" '$1 == e { print $2 }' kprobe_profile; }

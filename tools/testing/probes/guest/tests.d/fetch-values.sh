@@ -7,11 +7,7 @@
 # return value) against the name of the file read, or the same field
 # reached without a cast. ftracetest only checks they are accepted.
 . /harness/lib.sh
-cd /sys/kernel/tracing
-loop=/harness/progs/getppid_loop
-bench_points
-clean_slate
-echo >error_log
+suite_start
 
 show_state() {
 	echo "kprobe_events:"; cat kprobe_events

@@ -10,12 +10,8 @@
 # getppid returned, and on arm64 x9 holds the link register (MOV X9, X30
 # has run) while the registers ftrace does not save read as zero.
 . /harness/lib.sh
-cd /sys/kernel/tracing
-loop=/harness/progs/getppid_loop
+suite_start
 list=/sys/kernel/debug/kprobes/list
-bench_points
-clean_slate
-echo >error_log
 
 names="listed-ftrace enabled-function every-hit with-function-tracer
        with-fprobe-and-kretprobe same-argument retval disarmed nothing-left"

@@ -7,11 +7,7 @@
 # records there only, and an instance the event is not enabled in must
 # get none. The kprobe, kretprobe and fprobe front ends each.
 . /harness/lib.sh
-cd /sys/kernel/tracing
-loop=/harness/progs/getppid_loop
-bench_points
-clean_slate
-echo >error_log
+suite_start
 
 show_state() {
 	echo "dynamic_events:"; cat dynamic_events
