@@ -244,6 +244,17 @@ fetch_base_value(const struct fetch_prog *p, struct probe_fetch_env *env)
 	return 0;
 }
 
+/* The value of an argument that fetch_prog_is_word(). */
+static nokprobe_inline unsigned long fetch_word(const struct fetch_prog *p,
+						struct probe_fetch_env *env)
+{
+	if (p->base == FETCH_BASE_REG)
+		return fetch_reg(env, p->param);
+	if (p->base == FETCH_BASE_ARG)
+		return fetch_argument(env, p->param);
+	return *(unsigned long *)(env->edata + p->param);
+}
+
 /*
  * this_cpu_ptr() of a value the program computed: only kernel probes
  * have them (the parser refuses them elsewhere), and their handlers run
@@ -469,8 +480,8 @@ static nokprobe_inline void fetch_arg_store_fixed(const struct probe_arg *a,
 	unsigned int i, n = p->count ?: 1;
 	unsigned long target;
 
-	if (fetch_prog_is_whole_reg(p)) {
-		fetch_put_sized(dest, fetch_reg(env, p->param), p->size);
+	if (fetch_prog_is_word(p)) {
+		fetch_put_sized(dest, fetch_word(p, env), p->size);
 		return;
 	}
 
@@ -582,24 +593,23 @@ static noinline void __kprobes probe_args_store_fixed(void *data,
 }
 
 /**
- * probe_args_store_regs - fill the arguments of a probe whose arguments
- *	are all whole registers (no PROBE_ARGS_GENERAL)
+ * probe_args_store_words - fill the arguments of a probe whose arguments
+ *	are all words of the hit (no PROBE_ARGS_GENERAL)
  * @data: the argument area of the record
  * @tp: the probe
- * @regs: the registers at the hit
+ * @env: the hit
  *
  * The commonest case: copies, and no program to run.
  */
-static nokprobe_inline void probe_args_store_regs(void *data,
-						  struct trace_probe *tp,
-						  struct pt_regs *regs)
+static nokprobe_inline void probe_args_store_words(void *data,
+						   struct trace_probe *tp,
+						   struct probe_fetch_env *env)
 {
 	const struct probe_arg *a;
 	unsigned int i;
 
 	for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
-		fetch_put_sized(data + a->offset,
-				regs_get_register(regs, a->prog.param),
+		fetch_put_sized(data + a->offset, fetch_word(&a->prog, env),
 				a->prog.size);
 }
 
@@ -615,9 +625,8 @@ static nokprobe_inline void probe_args_store(void *data, struct trace_probe *tp,
 					     struct probe_fetch_env *env,
 					     int header_size, int dynsize)
 {
-	/* An fprobe has no whole register: here only with no argument. */
 	if (likely(!(tp->arg_kinds & PROBE_ARGS_GENERAL)))
-		probe_args_store_regs(data, tp, env->regs);
+		probe_args_store_words(data, tp, env);
 	else if (!(tp->arg_kinds & PROBE_ARGS_DYNAMIC))
 		probe_args_store_fixed(data, tp, env);
 	else

@@ -308,10 +308,12 @@ static void parse_arg_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tp->args[0].dynamic, tp->args[0].type->is_string);
 	KUNIT_EXPECT_EQ(test, !!(tp->arg_kinds & PROBE_ARGS_DYNAMIC),
 			tp->args[0].dynamic);
-	/* Only a whole register is stored without its program. */
+	/* Only a word of the hit is stored without its program. */
 	KUNIT_EXPECT_EQ(test, !(tp->arg_kinds & PROBE_ARGS_GENERAL),
-			c->base == FETCH_BASE_REG && c->store == FETCH_STORE_RAW &&
-			!c->nderef && !c->count && !c->bf_rshift && !c->percpu);
+			(c->base == FETCH_BASE_REG || c->base == FETCH_BASE_ARG ||
+			 c->base == FETCH_BASE_EDATA) &&
+			c->store == FETCH_STORE_RAW && !c->nderef && !c->count &&
+			!c->bf_rshift && !c->percpu);
 	KUNIT_EXPECT_STREQ(test, tp->args[0].comm, strchr(c->text, '=') &&
 			   c->text[0] != '\\' ? strchr(c->text, '=') + 1 : c->text);
 	KUNIT_EXPECT_EQ(test, (int)tp->size,

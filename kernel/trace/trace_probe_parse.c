@@ -1246,7 +1246,7 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 	tp->size += parg->type->size * (parg->count ?: 1);
 	if (parg->dynamic)
 		tp->arg_kinds |= PROBE_ARGS_DYNAMIC;
-	if (!fetch_prog_is_whole_reg(&parg->prog))
+	if (!fetch_prog_is_word(&parg->prog))
 		tp->arg_kinds |= PROBE_ARGS_GENERAL;
 	if (tp->size > MAX_PROBE_EVENT_SIZE) {
 		trace_probe_log_err(ctx->offset, EVENT_TOO_BIG);

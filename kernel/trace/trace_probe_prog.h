@@ -169,16 +169,25 @@ struct probe_entry_arg {
 
 /* Set in &trace_probe.arg_kinds when some argument is of the kind. */
 #define PROBE_ARGS_DYNAMIC	BIT(0)	/* stores data after the fixed area */
-#define PROBE_ARGS_GENERAL	BIT(1)	/* needs more than a register's value */
+#define PROBE_ARGS_GENERAL	BIT(1)	/* needs more than a word of the hit */
 
 /*
- * A register stored whole, the commonest argument: the hit copies the
- * register into the record, with no program to run.
+ * A word the hit holds, stored whole: a register, a function's argument,
+ * or a word saved at the entry for the return. The commonest arguments:
+ * the hit copies them into the record, with no program to run.
  */
-static inline bool fetch_prog_is_whole_reg(const struct fetch_prog *p)
+static inline bool fetch_prog_is_word(const struct fetch_prog *p)
 {
-	return p->base == FETCH_BASE_REG && p->store == FETCH_STORE_RAW &&
-	       !p->nderef && !p->count && !p->bf_rshift && !p->percpu;
+	switch (p->base) {
+	case FETCH_BASE_REG:
+	case FETCH_BASE_ARG:
+	case FETCH_BASE_EDATA:
+		break;
+	default:
+		return false;
+	}
+	return p->store == FETCH_STORE_RAW && !p->nderef && !p->count &&
+	       !p->bf_rshift && !p->percpu;
 }
 
 /**

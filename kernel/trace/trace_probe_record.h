@@ -216,8 +216,9 @@ static nokprobe_inline void *probe_hit_write(struct probe_hit *hit,
  * A record of fixed size (no string among the arguments) into the one
  * file the event is enabled in, which has none of PROBE_RECORD_SLOW_FLAGS:
  * how events are recorded most of the time.  Nothing here builds a struct
- * probe_hit, nor, for arguments that are whole registers, even the fetch
- * environment: the front end does that out of line, for every other hit.
+ * probe_hit, and arguments that are words of the hit are copied with no
+ * program run: the front end does the rest out of line, for every other
+ * hit.
  *
  * Return: false, having done nothing, if the hit is not of this kind.
  */
@@ -253,6 +254,11 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 	word = rec + sizeof(struct trace_entry);
 	for (i = 0; i < nhead; i++)
 		word[i] = head[i];
+	/*
+	 * One environment a branch: the words' stays in registers, where
+	 * one shared with the out-of-line call would be built in memory on
+	 * every hit.
+	 */
 	if (unlikely(tp->arg_kinds & PROBE_ARGS_GENERAL)) {
 		struct probe_fetch_env env = {
 			.regs = regs, .fregs = fregs, .edata = edata,
@@ -260,8 +266,11 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 
 		probe_args_store_fixed(rec + hsize, tp, &env);
 	} else {
-		/* An fprobe has no whole register: here only with no argument. */
-		probe_args_store_regs(rec + hsize, tp, regs);
+		struct probe_fetch_env env = {
+			.regs = regs, .fregs = fregs, .edata = edata,
+		};
+
+		probe_args_store_words(rec + hsize, tp, &env);
 	}
 	trace_event_buffer_commit(&fbuffer);
 	return true;

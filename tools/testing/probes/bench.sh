@@ -166,6 +166,7 @@ names = {
     "o": "(o) a typecast chain of three accesses",
     "p": "(p) fprobe entry event", "q": "(q) fprobe exit event, an entry argument",
     "r": "(r) (c) into two instances",
+    "s": "(s) a BPF kprobe program at the entry",
     "ftrace": "function tracer (the floor)",
 }
 print(f"getppid loop, instructions per call: upstream {up[('@bench','baseline')] / n:.0f}, "

@@ -161,7 +161,9 @@ names = ["baseline", "(a) entry, no args", "(b) two register args",
          "(f) kretprobe", "(g) kprobe + kretprobe", "function tracer",
          "(h) uprobe on a nop", "(i) uprobe on the push",
          "(j) uprobe on a ret", "(k) uretprobe", "(l) uprobe on mov x29, sp",
-         "breakpoint path: (a)", "breakpoint path: @SYM:u32"]
+         "breakpoint path: (a)", "breakpoint path: @SYM:u32",
+         "(p) fprobe entry", "(q) fprobe exit, an entry argument",
+         "(s) a BPF kprobe program at the entry"]
 UPROBE_KINDS = range(9, 14)
 addrs, syms = [], []
 for line in open(sys.argv[2]):

@@ -32,7 +32,7 @@
 #include <linux/ftrace.h>
 #include <linux/irqflags.h>
 #include <linux/kprobes.h>
-#include <linux/trace_recursion.h>
+#include <linux/preempt.h>
 #include <linux/unroll.h>
 
 #include <asm/daifflags.h>
@@ -122,25 +122,55 @@ static void __kprobes regs_to_fregs(struct ftrace_regs *fregs,
 	af->lr = regs->regs[30];
 }
 
-/* The hit proper, on a CPU that handles no other probe. */
-static void __kprobes run_ftrace_kprobe(struct kprobe *p, unsigned long ip,
-					struct ftrace_regs *fregs)
+/**
+ * kprobe_ftrace_handler() - a probe's hit through ftrace
+ * @ip: the ftrace site, the probe's address
+ * @parent_ip: the function's return address
+ * @ops: the core's ftrace_ops
+ * @fregs: the state ftrace_caller saved
+ *
+ * The handlers run as on the BRK's and the detour's paths: preemption off,
+ * interrupts masked without the irqflags tracing of local_irq_save(), which
+ * walks the stack for its caller's caller on every hit, and whose functions
+ * may themselves be probed. A probe hit while another's handlers run on this
+ * CPU is counted as missed, as a BRK would count it.
+ *
+ * That check is the recursion guard, as it is on those paths, and ftrace's
+ * recursion lock is not taken: everything before it is notrace or cannot
+ * be probed (get_kprobe() is on the blacklist), so a hit from this CPU can
+ * come back here only from inside the handlers, where it is missed, or
+ * from an NMI, which either finds the handlers running or runs its own
+ * whole before this hit sets anything. Masking interrupts first keeps a
+ * hit in an interrupt handler from finding this CPU busy.
+ */
+void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
+				     struct ftrace_ops *ops,
+				     struct ftrace_regs *fregs)
 {
-	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+	struct kprobe_ctlblk *kcb;
 	/* Not zeroed first by INIT_STACK_ALL_ZERO: every field is set. */
 	struct pt_regs regs __uninitialized;
 	unsigned long daif, flags;
+	struct kprobe *p;
 
 	/*
-	 * Interrupts are masked while the handlers run, as on the BRK's and
-	 * the detour's paths: a probe in an interrupt handler would else
-	 * find this CPU busy and count a miss. Masked as those paths mask
-	 * them, without the irqflags tracing of local_irq_save(), which walks
-	 * the stack for its caller's caller on every hit, and whose functions
-	 * may themselves be probed.
+	 * Counted, as the other paths count it, for the records' preempt
+	 * count: the trace event code takes one off for its own.
 	 */
+	preempt_disable_notrace();
 	daif = read_sysreg(daif);
 	raw_local_irq_save(flags);
+
+	/* A probe disarmed but still in ftrace's filter is skipped here. */
+	p = get_kprobe((kprobe_opcode_t *)ip);
+	if (unlikely(!p || kprobe_disabled(p)))
+		goto out;
+	if (unlikely(kprobe_running())) {
+		kprobes_inc_nmissed_count(p);
+		goto out;
+	}
+
+	kcb = get_kprobe_ctlblk();
 	regs_from_fregs(&regs, fregs, ip, daif);
 	__this_cpu_write(current_kprobe, p);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
@@ -155,38 +185,7 @@ static void __kprobes run_ftrace_kprobe(struct kprobe *p, unsigned long ip,
 	}
 	regs_to_fregs(fregs, &regs);
 	__this_cpu_write(current_kprobe, NULL);
+out:
 	raw_local_irq_restore(flags);
-}
-
-/**
- * kprobe_ftrace_handler() - a probe's hit through ftrace
- * @ip: the ftrace site, the probe's address
- * @parent_ip: the function's return address
- * @ops: the core's ftrace_ops
- * @fregs: the state ftrace_caller saved
- *
- * Runs as any ftrace callback does, with the function's arguments live in
- * @fregs: preemption is disabled by the recursion lock, which also keeps
- * a probe hit from this handler's own callees from coming back here. The
- * handlers run with interrupts masked. A probe hit while another's
- * handlers run on this CPU is counted as missed, as a BRK would count it.
- */
-void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
-				     struct ftrace_ops *ops,
-				     struct ftrace_regs *fregs)
-{
-	int bit = ftrace_test_recursion_trylock(ip, parent_ip);
-	struct kprobe *p;
-
-	if (bit < 0)
-		return;
-	/* A probe disarmed but still in ftrace's filter is skipped here. */
-	p = get_kprobe((kprobe_opcode_t *)ip);
-	if (p && !kprobe_disabled(p)) {
-		if (kprobe_running())
-			kprobes_inc_nmissed_count(p);
-		else
-			run_ftrace_kprobe(p, ip, fregs);
-	}
-	ftrace_test_recursion_unlock(bit);
+	preempt_enable_notrace();
 }

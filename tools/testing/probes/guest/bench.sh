@@ -132,6 +132,16 @@ bench r "p:bench/r $f s=@linux_banner:string"
 bench_also=
 rmdir instances/bench2
 
+# (s): a BPF program at the entry, attached through perf's kprobe PMU,
+# counting the calls in a map as bpftrace's "kprobe:FUNC { @ = count(); }"
+# does (progs/bpf_count.c): no trace event, no record.
+bpf_loop() {
+	/harness/progs/bpf_count "$f" $loop "$@" 2>/tmp/bpf_count.err ||
+		echo "@error s: $(cat /tmp/bpf_count.err)" >&3
+}
+name=s
+run bpf_loop
+
 [ "$pass" != exceptions ] || exit 0
 
 # Registration: 1000 probes on distinct traceable functions.

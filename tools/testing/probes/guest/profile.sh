@@ -30,6 +30,10 @@ kind 4 "p:bench/d $f+$stp"
 kind 5 "p:bench/e $f+$bl"
 kind 6 "r:bench/f $f"
 kind 7 "p:bench/g $f" "r:bench/g2 $f"
+kind 16 "f:bench/p $f"
+kind 17 "f:bench/q $f%return a=\$arg1"
+echo "@profile 18" >&3
+/harness/progs/bpf_count "$f" $loop mark 18 3
 
 echo "$f" >set_ftrace_filter
 echo function >current_tracer

@@ -19,7 +19,6 @@
  *	detached E/CALLS
  */
 #include <errno.h>
-#include <linux/bpf.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,14 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define INSN(c, d, s, o, i) \
-	((struct bpf_insn){ .code = (c), .dst_reg = (d), .src_reg = (s), \
-			    .off = (o), .imm = (i) })
-
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
-}
+#include "bpf_raw.h"
 
 /* The program: if (tgid == @tgid) bpf_override_return(ctx, -EFAULT). */
 static int load_program(int tgid)
@@ -52,35 +44,8 @@ static int load_program(int tgid)
 		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
 		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
 	};
-	static char log[4096];
-	union bpf_attr attr;
-	int fd;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_KPROBE;
-	attr.insns = (unsigned long)prog;
-	attr.insn_cnt = sizeof(prog) / sizeof(prog[0]);
-	attr.license = (unsigned long)"GPL";
-	attr.log_buf = (unsigned long)log;
-	attr.log_size = sizeof(log);
-	attr.log_level = 1;
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
-	if (fd < 0)
-		fprintf(stderr, "BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
-	return fd;
-}
-
-static int kprobe_pmu_type(void)
-{
-	FILE *f = fopen("/sys/bus/event_source/devices/kprobe/type", "r");
-	int type = -1;
-
-	if (f) {
-		if (fscanf(f, "%d", &type) != 1)
-			type = -1;
-		fclose(f);
-	}
-	return type;
+	return load_kprobe_program(prog, sizeof(prog) / sizeof(prog[0]));
 }
 
 /* Calls getppid() @n times: how many failed with EFAULT. */

@@ -133,4 +133,16 @@ echo 'r:vals/ret path_openat a=(file)$retval->f_path.dentry->d_name.name:string'
 	>>kprobe_events
 run ret cat /harness/lib.sh
 check cast-retval [ "$(grep -c 'a="lib.sh"' trace)" -ge 1 ]
+echo >trace
+echo >kprobe_events
+
+# $arg1 at a kprobe's entry and, saved there, at its kretprobe's return,
+# with the return value: one open of a missing file (AT_FDCWD, -ENOENT).
+echo 'p:vals/oin do_sys_openat2 dfd=$arg1:s32' >>kprobe_events &&
+	echo 'r:vals/oout do_sys_openat2 dfd=$arg1:s32 r=$retval:s32' >>kprobe_events
+echo 1 >events/vals/enable
+cat /no/such/file >/dev/null 2>&1
+echo 0 >events/vals/enable
+check arg-at-entry grep -q ' oin: (.* dfd=-100$' trace
+check arg-and-retval-at-return grep -q ' oout: (.* dfd=-100 r=-2$' trace
 clean_slate

@@ -60,3 +60,18 @@ check both-record $ok
 check other-keeps-recording [ "$(records t2)" -ge 3 ]
 echo >dynamic_events
 echo >trace
+
+# An argument at the entry, and at the exit the same argument, read from
+# what the entry saved, with the return value: the exact values of one
+# open of a missing file (AT_FDCWD, -ENOENT), copied into the record as
+# words, with no fetch program run.
+echo 'f:fp/in do_sys_openat2 dfd=$arg1:s32' >>dynamic_events &&
+	echo 'f:fp/out do_sys_openat2%return dfd=$arg1:s32 r=$retval:s32' >>dynamic_events
+check entry-and-exit-defined [ $? -eq 0 ]
+echo 1 >events/fp/enable
+cat /no/such/file 2>/dev/null
+echo 0 >events/fp/enable
+check entry-argument grep -q ' in: (.* dfd=-100$' trace
+check exit-argument-and-retval grep -q ' out: (.* dfd=-100 r=-2$' trace
+echo >dynamic_events
+echo >trace

@@ -1,0 +1,130 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * A BPF kprobe program counting a function's calls, as bpftrace's
+ * "kprobe:FUNC { @ = count(); }" does, around a command, with the raw
+ * bpf() system call:
+ *
+ *	bpf_count SYMBOL COMMAND [ARG...]
+ *
+ * opens a kprobe on SYMBOL through the perf kprobe PMU, attaches to it a
+ * program that adds one to an array map's only element, runs COMMAND
+ * (its output is this program's), and then prints "bpf_count: N hits"
+ * on standard error. It exits with COMMAND's status, or 1 when the
+ * probe could not be attached or counted nothing.
+ */
+#include <errno.h>
+#include <linux/perf_event.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bpf_raw.h"
+
+static int create_map(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(__u32);
+	attr.value_size = sizeof(__u64);
+	attr.max_entries = 1;
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+/* The program: __sync_fetch_and_add(map[0], 1); return 0. */
+static int load_program(int map)
+{
+	struct bpf_insn prog[] = {
+		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0),
+		INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map),
+		INSN(0, 0, 0, 0, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0),
+		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
+		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
+		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
+		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),
+		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
+		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
+	};
+
+	return load_kprobe_program(prog, sizeof(prog) / sizeof(prog[0]));
+}
+
+static unsigned long long map_value(int map)
+{
+	unsigned long long value = 0;
+	union bpf_attr attr;
+	__u32 key = 0;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_fd = map;
+	attr.key = (unsigned long)&key;
+	attr.value = (unsigned long)&value;
+	if (sys_bpf(BPF_MAP_LOOKUP_ELEM, &attr))
+		return 0;
+	return value;
+}
+
+int main(int argc, char **argv)
+{
+	struct perf_event_attr pe;
+	unsigned long long hits;
+	int type, map, prog, ev, status;
+	pid_t child;
+
+	if (argc < 3) {
+		fprintf(stderr, "usage: bpf_count SYMBOL COMMAND [ARG...]\n");
+		return 2;
+	}
+	type = kprobe_pmu_type();
+	map = create_map();
+	prog = map < 0 ? -1 : load_program(map);
+	if (type < 0 || prog < 0) {
+		fprintf(stderr, "bpf_count: no kprobe PMU or no program: %s\n",
+			strerror(errno));
+		return 1;
+	}
+
+	/*
+	 * On CPU 0 for every task: the program runs on every CPU's hits all
+	 * the same, from the probe the event registers.
+	 */
+	memset(&pe, 0, sizeof(pe));
+	pe.size = sizeof(pe);
+	pe.type = type;
+	pe.kprobe_func = (unsigned long)argv[1];
+	ev = syscall(SYS_perf_event_open, &pe, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
+	if (ev < 0 || ioctl(ev, PERF_EVENT_IOC_SET_BPF, prog) ||
+	    ioctl(ev, PERF_EVENT_IOC_ENABLE, 0)) {
+		fprintf(stderr, "bpf_count: attach: %s\n", strerror(errno));
+		return 1;
+	}
+
+	fflush(stdout);
+	child = fork();
+	if (child < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (!child) {
+		execv(argv[2], argv + 2);
+		perror(argv[2]);
+		_exit(127);
+	}
+	if (waitpid(child, &status, 0) < 0) {
+		perror("waitpid");
+		return 1;
+	}
+	hits = map_value(map);
+	close(ev);
+	fprintf(stderr, "bpf_count: %llu hits\n", hits);
+	if (!hits)
+		return 1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
