@@ -4,13 +4,16 @@
  * "kprobe:FUNC { @ = count(); }" does, around a command, with the raw
  * bpf() system call:
  *
- *	bpf_count SYMBOL COMMAND [ARG...]
+ *	bpf_count [-i] SYMBOL COMMAND [ARG...]
  *
  * opens a kprobe on SYMBOL through the perf kprobe PMU, attaches to it a
  * program that adds one to an array map's only element, runs COMMAND
  * (its output is this program's), and then prints "bpf_count: N hits"
- * on standard error. It exits with COMMAND's status, or 1 when the
- * probe could not be attached or counted nothing.
+ * on standard error. With -i the program stores bpf_get_func_ip() in the
+ * element instead, and "bpf_count: ip 0xADDR" is printed on standard
+ * output: the function's address, on an entry probe. It exits with
+ * COMMAND's status, or 1 when the probe could not be attached or the
+ * element stayed 0.
  */
 #include <errno.h>
 #include <linux/perf_event.h>
@@ -36,24 +39,36 @@ static int create_map(void)
 	return sys_bpf(BPF_MAP_CREATE, &attr);
 }
 
-/* The program: __sync_fetch_and_add(map[0], 1); return 0. */
-static int load_program(int map)
+/*
+ * The program: look the map's element up, then add one to it, or with
+ * @func_ip store bpf_get_func_ip(ctx) in it; return 0.
+ */
+static int load_program(int map, int func_ip)
 {
-	struct bpf_insn prog[] = {
-		INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0),
-		INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map),
-		INSN(0, 0, 0, 0, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0),
-		INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4),
-		INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem),
-		INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1),
-		INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD),
-		INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0),
-		INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0),
-	};
+	struct bpf_insn prog[16];
+	size_t n = 0;
 
-	return load_kprobe_program(prog, sizeof(prog) / sizeof(prog[0]));
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0);
+	prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map);
+	prog[n++] = INSN(0, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
+	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	if (func_ip) {
+		prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+		prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 0, 0, 0);
+	} else {
+		prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
+		prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD);
+	}
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return load_kprobe_program(prog, n);
 }
 
 static unsigned long long map_value(int map)
@@ -75,16 +90,21 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr pe;
 	unsigned long long hits;
-	int type, map, prog, ev, status;
+	int type, map, prog, ev, status, func_ip = 0;
 	pid_t child;
 
+	if (argc > 1 && !strcmp(argv[1], "-i")) {
+		func_ip = 1;
+		argv++;
+		argc--;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: bpf_count SYMBOL COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: bpf_count [-i] SYMBOL COMMAND [ARG...]\n");
 		return 2;
 	}
 	type = kprobe_pmu_type();
 	map = create_map();
-	prog = map < 0 ? -1 : load_program(map);
+	prog = map < 0 ? -1 : load_program(map, func_ip);
 	if (type < 0 || prog < 0) {
 		fprintf(stderr, "bpf_count: no kprobe PMU or no program: %s\n",
 			strerror(errno));
@@ -123,7 +143,10 @@ int main(int argc, char **argv)
 	}
 	hits = map_value(map);
 	close(ev);
-	fprintf(stderr, "bpf_count: %llu hits\n", hits);
+	if (func_ip)
+		printf("bpf_count: ip 0x%llx\n", hits);
+	else
+		fprintf(stderr, "bpf_count: %llu hits\n", hits);
 	if (!hits)
 		return 1;
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;

@@ -72,5 +72,12 @@ check refused-not-injectable says 'attach E22'
 # the return value there: the caller sees it.
 $prog -r "$f" 0 5 >/tmp/bpf.out 2>&1
 check override-return injected
+
+# bpf_get_func_ip() in a kprobe program at the entry is the function's
+# address (bpftrace's func, BPF's get_func_ip_test), wherever the probe
+# is armed: through ftrace on arm64, its site is past the address.
+/harness/progs/bpf_count -i "$f" /harness/progs/getppid_loop 10 1 >/tmp/bpf.out 2>&1
+check func-ip says "bpf_count: ip 0x$addr"
+
 cat /sys/kernel/debug/kprobes/list >/tmp/bpf.out
 check none-left [ ! -s /tmp/bpf.out ]
