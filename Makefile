@@ -6,7 +6,7 @@
 #   make check    the tests, on every guest; ends with "N passed, N failed, N skipped"
 #   make tests TESTS=bpf,optprobes   only those of the project's guest tests, on GUEST
 #   make check-clang  make check's arm64 guest built with clang-19 (clangroot.sh): BTI, kCFI, SCS
-#   make check-clients  bpftrace and perf on a Debian userland, both kernels
+#   make check-clients  bpftrace, perf (and its own probe tests), libbpf-tools on trixie, both kernels
 #   make check-gcs  the gcs and uprobes tests on the arm64 guest under newqemu.sh's QEMU 11.1 (GCS, MOPS)
 #   make kernel   build only; prints the path of the Image
 #   make series   write the series as format-patch files against the base

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# `make check-clients`: the tools people probe with, bpftrace and perf, and
-# the ftracetest tests that need a real shell, run on a Debian userland in
-# the guest (guest/clients.sh, guest/clients.d/), on each kernel of KERNELS
-# (series and upstream, side by side) for each guest of GUESTS (arm64).
+# `make check-clients`: the tools people probe with, bpftrace and perf,
+# perf's own tests of probes (perf test) and the ftracetest tests that need
+# a real shell, run on a Debian userland in the guest (guest/clients.sh,
+# guest/clients.d/), on each kernel of KERNELS (series and upstream, side
+# by side) for each guest of GUESTS (arm64).
 # The kernels are FLAVOR=clients builds (config/clients.config: DWARF,
 # BTF and virtio disks); the userland is userland.sh's image, built once per
 # architecture and reused; the kernel's vmlinux goes to the guest on a
@@ -18,17 +19,44 @@ mkdir -p "$out"
 rc=0
 
 # kernel_files: an ext4 image holding the kernel's vmlinux, as perf looks
-# for it (/boot/vmlinux-RELEASE), and the source file whose lines perf
-# probe -L shows (src/fs/open.c); remade when the kernel is.
+# for it (/boot/vmlinux-RELEASE), and the source files whose lines perf
+# probe -L shows (src/): fs/open.c, for perf.sh's do_sys_openat2, and
+# fs/namei.c, for getname_flags, where the vfs_getname tests of perf's own
+# (perf-tests.sh) look for a line to probe. perf.sh names src/ with -s;
+# perf's tests do not, and perf then looks for a file under the directory
+# its compilation unit was compiled in (DW_AT_comp_dir): comp-dirs lists
+# those of these files, read from vmlinux's DWARF, for the guest to show
+# src/ there. Each object's own: with ccache's hash_dir off, an object
+# taken from the cache keeps the tree it was first compiled in (upstream's
+# fs/namei.o is most often the series'). Remade when the kernel or this
+# script is.
 kernel_files() {
-	local img=$KDIR/kernel-files.img dir=$KDIR/kernel-files release size
-	[ "$img" -nt "$OBJ/vmlinux" ] && return
+	local img=$KDIR/kernel-files.img dir=$KDIR/kernel-files release size f
+	local sources="fs/open.c fs/namei.c"
+	if [ "$img" -nt "$OBJ/vmlinux" ] && [ "$img" -nt "$HARNESS/clients.sh" ]; then
+		return
+	fi
 	release=$(cat "$OBJ/include/config/kernel.release")
 	rm -rf "$dir" "$img"
 	mkdir -p "$dir"
 	ln "$OBJ/vmlinux" "$dir/vmlinux-$release"
-	mkdir -p "$dir/src/fs"
-	cp "$SRC/fs/open.c" "$dir/src/fs/"
+	for f in $sources; do
+		mkdir -p "$dir/src/${f%/*}"
+		cp "$SRC/$f" "$dir/src/$f"
+	done
+	# The compilation units' top-level DIEs alone (--dwarf-depth=1): a
+	# couple of seconds for the whole vmlinux.
+	readelf --debug-dump=info --dwarf-depth=1 "$OBJ/vmlinux" 2>/dev/null | awk -v files=" $sources " '
+		function value(line, attr) {
+			sub(".*" attr "[ \t]*:[ \t]*([(][^)]*[)]:[ \t]*)?", "", line)
+			return line
+		}
+		/DW_TAG_compile_unit/ { name = ""; next }
+		/DW_AT_name/ && name == "" { name = value($0, "DW_AT_name"); next }
+		/DW_AT_comp_dir/ && index(files, " " name " ") { print value($0, "DW_AT_comp_dir") }
+	' | sort -u >"$dir/comp-dirs"
+	[ -s "$dir/comp-dirs" ] ||
+		say "kernel-files: no DW_AT_comp_dir of $sources in vmlinux: perf's own tests will not find them"
 	size=$(du -sm "$dir" | cut -f1)
 	mke2fs -q -F -t ext4 -L kernel-files -m 0 -E root_owner=0:0 \
 		-d "$dir" "$img" "$((size + size / 4 + 16))M"
@@ -63,7 +91,7 @@ for guest in $GUESTS; do
 			fi
 			say "check-clients: the $guest $kernel guest ran in $(($(date +%s) - start)) s"
 			# A suite that could not run at all reports nothing.
-			for suite in bpftrace perf userland-ftracetest; do
+			for suite in bpftrace perf perf-tests userland-ftracetest libbpf-tools; do
 				grep -q "^@result $suite " "$LOGS/clients.results" ||
 					echo "@result clients FAIL $suite-reported" >>"$results"
 			done

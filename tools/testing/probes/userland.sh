@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The guest's Debian userland: the packages userland.list names, with their
-# Depends and Pre-Depends, for the guest's architecture ($DEB_ARCH), fetched
-# with apt's own tools alone, unpacked into one root and packed into an ext4
-# image that the guest can mount or boot from:
+# Depends and Pre-Depends, for the guest's architecture ($DEB_ARCH), from
+# Debian trixie and trixie-backports, fetched with apt's own tools alone and
+# apt state of the harness's own, unpacked into one root and packed into an
+# ext4 image that the guest can mount or boot from:
+#   $BUILD/debs/$DEB_ARCH/userland-apt/    apt's sources, lists and state
 #   $BUILD/debs/$DEB_ARCH/userland-debs/   the packages
 #   $BUILD/debs/$DEB_ARCH/userland/        the root
 #   $BUILD/debs/$DEB_ARCH/userland.img     the image (ext4, made by mke2fs -d)
 # Rebuilt only when the list, the resolved packages' versions or this script
-# change; otherwise the cache is reused.
+# change; otherwise the cache is reused. The package lists are fetched once
+# and kept; USERLAND_REFRESH=1 fetches them again (a version gone from the
+# archive does too).
 . "$(dirname "$0")/lib.sh"
 
 start=$SECONDS
@@ -19,26 +23,71 @@ img=$top/userland.img
 stamp=$top/userland.stamp
 summary=$top/userland.summary
 list=$HARNESS/userland.list
-# apt's state for the guest: no package installed, and its own cache of the
-# host's package lists read for this architecture.
+# apt's state for the guest, the host's apt configuration left as it is:
+# its own sources list, its own package lists (this architecture's alone)
+# and caches, and no package installed.
 state=$top/userland-apt
-mkdir -p "$state" "$debs"
+lists=$state/lists
+mkdir -p "$state" "$lists/partial" "$debs"
 [ -e "$state/status" ] || : >"$state/status"
+
+# The suites: trixie, and trixie-backports for the perf of the guest's
+# kernel (linux-perf 7.3, as the base is Debian's linux-source-7.3 from
+# there) and the bpftool built with it. Not the host's bookworm, whose
+# tools are older than the kernel, nor sid (lib.sh's debian_apt has it, for
+# the kernel's source): a guest of trixie's libraries throughout.
+suites="trixie trixie-backports"
+backports=trixie-backports
+sources=$(for s in $suites; do
+	echo "deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg]" \
+		"http://deb.debian.org/debian $s main"
+done)
 
 # apt as if the guest's architecture were the only one, with nothing
 # installed: it resolves the whole closure for that architecture, takes the
 # first alternative of an "A | B" and a provider of a virtual package as it
 # would on an install, and reads ":any" (perl:any, python3:any) as the
-# guest's, not the host's. It reads the host's sources and package lists
-# (apt-get update keeps them), never touches the host's dpkg status, and
-# needs no lock.
+# guest's, not the host's. It reads only the sources above (not the host's
+# sources.list.d, nor its preferences), never touches the host's dpkg
+# status, and needs no lock. trixie-backports is the target release, as
+# `apt-get install -t trixie-backports` makes it: each package of the
+# closure that it has, newer than trixie's, comes from it (linux-perf and
+# bpftool; elfutils', curl's and Mesa's libraries), every other from
+# trixie. Pinning the tools alone would not do: apt (bookworm's 2.6) does
+# not then take from backports a library that a backported tool needs a
+# newer version of. The downloads run as root when the script does (its
+# directories are root's), as debian_apt's do.
 apt_opts=(-q -o "APT::Architecture=$DEB_ARCH" -o "APT::Architectures::=$DEB_ARCH"
+	-o "Dir::Etc::SourceList=$state/sources.list" -o Dir::Etc::SourceParts=/dev/null
+	-o Dir::Etc::Preferences=/dev/null -o Dir::Etc::PreferencesParts=/dev/null
+	-o "APT::Default-Release=$backports"
+	-o "Dir::State::Lists=$lists"
 	-o "Dir::State::status=$state/status"
 	-o "Dir::State::extended_states=$state/extended_states"
 	-o "Dir::Cache::pkgcache=$state/pkgcache.bin"
 	-o "Dir::Cache::srcpkgcache=$state/srcpkgcache.bin"
 	-o APT::Install-Recommends=false -o APT::Install-Suggests=false
-	-o Debug::NoLocking=true)
+	-o Debug::NoLocking=true -o APT::Sandbox::User=root)
+
+# have_lists: each suite's release file (InRelease, signed) is in $lists.
+have_lists() {
+	local s
+	for s in $suites; do
+		[ -f "$lists/deb.debian.org_debian_dists_${s}_InRelease" ] || return 1
+	done
+}
+
+# update: fetch the suites' package lists, their signatures checked against
+# Debian's archive keyring. apt-get update can succeed with a suite's lists
+# not fetched (a warning): each must be there.
+update() {
+	local out
+	say "userland: updating the package lists of $suites for $DEB_ARCH"
+	if ! out=$(apt-get "${apt_opts[@]}" update 2>&1) || ! have_lists; then
+		printf '%s\n' "$out" >&2
+		die "cannot update the package lists of $suites"
+	fi
+}
 
 # The list: the packages wanted, and those left out of the closure.
 want=()
@@ -64,8 +113,8 @@ resolve() {
 	fi
 	# Each "Inst NAME (VERSION ORIGIN[, ORIGIN...] [ARCH])", perhaps with
 	# " [...]" after it (what the step would leave unconfigured). Debian's
-	# archive alone: refuse a package that another source on the host (a
-	# vendor's repository) would give instead.
+	# archive alone: the sources above are all Debian's, and a package of
+	# another origin is refused should one ever be read.
 	printf '%s\n' "$out" | awk -v drop=" ${drop[*]} " '
 		/^Inst / {
 			if (!match($0, /^Inst [^ ]+ [(][^ ]+ [^[]+ [[][^]]+[]][)]/)) {
@@ -128,14 +177,21 @@ fetch() {
 	rmdir "$debs/partial"
 }
 
+# The package lists: fetched on the first run, when the sources change, or
+# when USERLAND_REFRESH asks; otherwise those of the last update, so that a
+# warm run needs no network.
+if [ "$(cat "$state/sources.list" 2>/dev/null)" != "$sources" ]; then
+	printf '%s\n' "$sources" >"$state/sources.list"
+	rm -f "$lists"/*_InRelease
+fi
+if [ -n "${USERLAND_REFRESH:-}" ] || ! have_lists; then
+	update
+fi
 resolve
-# A version that the archive has replaced since the host's last apt-get
-# update is gone from the mirror: update the lists and resolve again.
+# A version that the archive has replaced since the last update is gone
+# from the mirror: update the lists and resolve again.
 if ! fetch; then
-	say "userland: updating apt's package lists"
-	sudo=
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update -qq
+	update
 	resolve
 	fetch || die "cannot download the userland packages for $DEB_ARCH"
 fi
@@ -164,13 +220,14 @@ done
 
 # What dpkg and the maintainer scripts would have done, and the tools need.
 #
-# The merged /usr that bookworm's installers make (usr-is-merged): /bin,
-# /sbin and /lib are links into /usr, and so is /lib64 on amd64, where the
-# dynamic loader is /lib64/ld-linux-x86-64.so.2 (arm64's is
-# /lib/ld-linux-aarch64.so.1). dpkg-deb -x replaces a link to a directory
-# with a directory, so the packages' files under /bin and the others are
-# moved into /usr after the unpack; bookworm ships no path both under /X
-# and /usr/X (that is the rule of its merged-/usr transition).
+# The merged /usr: trixie's base-files ships /bin, /sbin and /lib as links
+# into /usr, and /lib64 on amd64, where the dynamic loader is
+# /lib64/ld-linux-x86-64.so.2 (arm64's is /lib/ld-linux-aarch64.so.1), and
+# trixie's packages ship their files under /usr alone. Should one still
+# ship a file under /bin or another, dpkg-deb -x has replaced the link with
+# a directory: its files are moved into /usr after the unpack, which the
+# rule of the merged-/usr transition allows (no path both under /X and
+# /usr/X).
 for d in bin sbin lib lib32 lib64 libx32; do
 	if [ ! -d "$tmp/$d" ] || [ -L "$tmp/$d" ]; then
 		continue
@@ -242,11 +299,12 @@ while read -r link name path _; do
 	ln -s "/etc/alternatives/$name" "$tmp$link"
 done
 
-# perf: bookworm's linux-perf (6.1) ships the program itself as
-# /usr/bin/perf. Before it (bullseye), /usr/bin/perf was a wrapper that ran
-# perf_MAJOR.MINOR for the running kernel's version (uname -r) and refused
-# any other; the guest runs 6.12, so should such a wrapper be back, the
-# guest must run the real perf_VERSION itself: say which program it is.
+# perf: linux-perf 7.3 of trixie-backports ships the program itself as
+# /usr/bin/perf (as bookworm's 6.1 and trixie's 6.12 do). Before them
+# (bullseye), /usr/bin/perf was a wrapper that ran perf_MAJOR.MINOR for the
+# running kernel's version (uname -r) and refused any other; should such a
+# wrapper be back, the guest must run the real perf_VERSION itself: say
+# which program it is.
 perf=/usr/bin/perf
 if [ "$(head -c 4 "$tmp$perf" 2>/dev/null)" != $'\x7fELF' ]; then
 	perf=$(find "$tmp/usr/bin" -name 'perf_[0-9]*' -printf '/usr/bin/%f\n' | sort -V | tail -1)
@@ -307,6 +365,10 @@ free=$(dumpe2fs -h "$img" 2>/dev/null | awk -F: '
 	echo "unpacked: $(mib "$unpacked") ($files files) in $root"
 	echo "image: $(mib "$(stat -c %s "$img")") ext4 ($(mib $(($(stat -c %b "$img") * 512))) on disk), $(mib "$free") free, $img"
 	echo "loader: $interp ($loader); perf: ${perf:-none}"
+	# The versions of the packages the list names, in its order.
+	echo "versions: $(for p in "${want[@]}"; do
+		awk -v p="$p" '$1 == p { printf "%s %s\n", $1, $2 }' "$state/resolved"
+	done | paste -sd, - | sed 's/,/, /g')"
 } >"$summary"
 echo "$key" >"$stamp"
 sed 's/^/userland: /' "$summary" >&2

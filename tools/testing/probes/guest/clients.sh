@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The guest side of `make check-clients`: bpftrace, perf and the ftracetest
-# tests that need a real shell, run in the Debian userland that the host
-# attached as a disk (userland.sh's image, labelled "userland"), with the
-# kernel's own files (its vmlinux, for perf probe) on another ("kernel-
-# files"): found by label, as arm64's virt machine numbers its virtio-mmio
-# disks in the reverse of QEMU's order. Each suite of clients.d/ runs by
-# bash in a chroot of that userland, and reports on fd 3 as the other
-# guest suites do. "clients.sh mount" only mounts it (for make shell).
+# The guest side of `make check-clients`: bpftrace, perf, perf's own tests
+# of probes and the ftracetest tests that need a real shell, run in the
+# Debian userland that the host attached as a disk (userland.sh's image,
+# labelled "userland"), with the kernel's own files (its vmlinux and some
+# of its sources, for perf probe) on another ("kernel-files"): found by
+# label, as arm64's virt machine numbers its virtio-mmio disks in the
+# reverse of QEMU's order. Each suite of clients.d/ runs by bash in a
+# chroot of that userland, and reports on fd 3 as the other guest suites
+# do. "clients.sh mount" only mounts it (for make shell).
 . /harness/lib.sh
 
 # disk LABEL: the block device whose file system has that label.
@@ -34,6 +35,23 @@ mount -o bind /ftrace $root/ftrace
 if ! mount -t ext4 "$(disk kernel-files)" $root/boot; then
 	result clients FAIL mount-kernel-files
 	exit 1
+fi
+# The kernel's sources that the host copied (src/) where perf looks for
+# them when not told (perf probe -L with no -s, as perf's own tests run
+# it): under the directory each file was compiled in, a directory of the
+# host's build tree that the host listed in comp-dirs. Its mount point is
+# made in the userland, as /harness and /boot are, and none is put over
+# anything the userland has.
+if [ -f $root/boot/comp-dirs ]; then
+	while read -r d; do
+		case $d in
+		*..*) continue ;;
+		/?*) ;;
+		*) continue ;;
+		esac
+		[ -z "$(ls -A "$root$d" 2>/dev/null)" ] || continue
+		mkdir -p "$root$d" && mount -o bind $root/boot/src "$root$d"
+	done <$root/boot/comp-dirs
 fi
 [ "${1:-}" != mount ] || exit 0
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# perf (Debian 12's linux-perf 6.1) as people run it: perf probe writes
+# perf (trixie-backports' linux-perf 7.3, the kernel's version: /usr/bin/perf
+# itself, no wrapper) as people run it: perf probe writes
 # kprobe_events and uprobe_events from the DWARF of the kernel's vmlinux
 # and of a user binary; perf record, script and stat read the events'
 # formats and records. Values are checked against the workload's calls
@@ -35,18 +36,20 @@ echo 0 >$tracefs/events/enable
 echo >$tracefs/dynamic_events
 : >$out
 
-# perf probe from DWARF: in do_sys_openat2, at the line that calls
-# do_filp_open (as perf probe -L numbers it), its local variables fd and
-# tmp, the latter's name as a string. Then the open's return value (perf
-# names a return probe's event NAME__return).
-line=$(timeout 600 perf probe -k "$VMLINUX" -s "$SRC" -L do_sys_openat2 2>>$out |
-	sed -n 's/^ *\([0-9]\+\) .*= do_filp_open(.*/\1/p' | head -1)
-echo "do_filp_open's line: $line" >>$out
-p probe -k "$VMLINUX" -a "clients_fd=do_sys_openat2:$line fd path=tmp->name:string" &&
+# perf probe from DWARF: in do_file_open (fs/namei.c), at the line that
+# tests the first path_openat()'s result (as perf probe -L numbers it: the
+# call's own line has no probe point), members of its local struct
+# nameidata, filled by then: the directory fd and the name walked, a
+# string. Then the open's return value, from
+# do_sys_openat2 (perf names a return probe's event NAME__return).
+line=$(timeout 600 perf probe -k "$VMLINUX" -s "$SRC" -L do_file_open 2>>$out |
+	sed -n 's/^ *\([0-9]\+\) .*filp == ERR_PTR(-ECHILD).*/\1/p' | head -1)
+echo "the line after path_openat's: $line" >>$out
+p probe -k "$VMLINUX" -a "clients_fd=do_file_open:$line dfd=nd.dfd path=nd.name->name:string" &&
 	p probe -k "$VMLINUX" -a 'clients_ret=do_sys_openat2%return ret=$retval'
 [ -d $tracefs/events/probe/clients_fd ] &&
 	[ -d $tracefs/events/probe/clients_ret__return ] &&
-	grep -q '^p:probe/clients_fd .*fd=.*path=+0(.*):string' $tracefs/kprobe_events
+	grep -q '^p:probe/clients_fd .*dfd=.*path=+0(.*):string' $tracefs/kprobe_events
 verdict probe-dwarf-kernel
 
 # perf probe -x: a function of a user binary, by its DWARF arguments, and
@@ -56,9 +59,10 @@ p probe -x $T -a 'add3 a b c' && p probe -x $T -a 'add3%return ret=$retval'
 	[ -d $tracefs/events/probe_clients_target/add3__return ]
 verdict probe-dwarf-user
 
-# perf record, then perf script: the fd and the path of each of the
-# workload's three opens, as perf decodes them, are the values the
-# kernel's own trace shows for the same events (enabled in tracefs too).
+# perf record, then perf script: the directory fd (AT_FDCWD) and the path
+# of each of the workload's three opens, as perf decodes them, are the
+# values the kernel's own trace shows for the same events (enabled in
+# tracefs too), and each open returned the fd the workload got.
 echo >$tracefs/trace
 echo 1 >$tracefs/events/probe/clients_fd/enable
 p record -q -o /tmp/perf.data -e probe:clients_fd -e probe:clients_ret__return -- \
@@ -67,13 +71,13 @@ fd=$(sed -n 's/^fd //p' $last)
 echo 0 >$tracefs/events/probe/clients_fd/enable
 perf script -i /tmp/perf.data -F comm,event,trace 2>>$out >/tmp/perf.script
 cat /tmp/perf.script >>$out
-script=$(grep 'clients_fd:' /tmp/perf.script | grep -o 'fd=[^ ]* path="/tmp/perf-open"')
+script=$(grep 'clients_fd:' /tmp/perf.script | grep -o 'dfd=[^ ]* path="/tmp/perf-open"')
 trace=$(grep 'clients_target-.* clients_fd:' $tracefs/trace |
-	grep -o 'fd=[^ ]* path="/tmp/perf-open"')
+	grep -o 'dfd=[^ ]* path="/tmp/perf-open"')
 rets=$(grep 'clients_ret__return:' /tmp/perf.script | grep -c "ret=0x$(printf %x "$fd")\\b\\|ret=$fd\\b")
 { echo "script: $script"; echo "trace: $trace"; echo "returns of fd $fd: $rets"; } >>$out
 [ -n "$fd" ] && [ "$(echo "$script" | grep -c .)" = 3 ] &&
-	[ "$script" = "$trace" ] && ! echo "$script" | grep -vqx "fd=$fd path=\"/tmp/perf-open\"" &&
+	[ "$script" = "$trace" ] && ! echo "$script" | grep -vqx 'dfd=-100 path="/tmp/perf-open"' &&
 	[ "$rets" -ge 3 ]
 verdict record-script
 
@@ -84,12 +88,15 @@ grep -q '^123,.*probe_clients_target:add3,' $last &&
 	grep -q '^123,.*probe_clients_target:add3__return,' $last
 verdict stat-count
 
-# perf list names the events; perf probe -l shows where they are.
-p list tracepoint
+# perf list names the events; perf probe -l shows where they are. The
+# log keeps only the list's lines of probes: it has a thousand more.
+echo "+ perf list tracepoint | grep probe" >>$out
+timeout -k 5 600 perf list tracepoint >$last 2>&1
+grep probe $last >>$out
 listed=$(grep -cE '^ *(probe:clients_fd|probe:clients_ret__return|probe_clients_target:add3|probe_clients_target:add3__return) ' $last)
 p probe -l
 [ "$listed" = 4 ] &&
-	grep -q "clients_fd *(on do_sys_openat2:$line@fs/open.c" $last &&
+	grep -q "clients_fd *(on do_file_open:$line@fs/namei.c" $last &&
 	grep -q 'add3 *(on add3@.*clients_target.c in /harness/clients_target' $last
 verdict list
 

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The workload of the bpftrace and perf tests (make check-clients): calls
- * whose number and arguments the tests know, so that they can check the
- * values the tools report, not only that something printed. Built
- * dynamically, with DWARF, against the Debian userland's libc.
+ * The workload of the bpftrace, perf and libbpf-tools tests (make
+ * check-clients): calls whose number and arguments the tests know, so that
+ * they can check the values the tools report, not only that something
+ * printed. Built dynamically, with DWARF, against the Debian userland's libc.
  *
  *   clients_target open PATH N     N times openat(AT_FDCWD, PATH,
  *                                  O_WRONLY | O_CREAT | O_TRUNC); prints
@@ -14,9 +14,15 @@
  *   clients_target atoi N          N calls of libc's atoi("4242")
  *   clients_target getppid N       N getppid system calls; prints
  *                                  "errors E errno X", those that failed
+ *   clients_target stop CMD ARGS   stops itself (SIGSTOP), then, once
+ *                                  continued, runs CMD ARGS as above: a
+ *                                  tracer started meanwhile that filters on
+ *                                  its pid sees the command's calls and
+ *                                  none of the dynamic loader's
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,8 +51,18 @@ int main(int argc, char **argv)
 
 	asm volatile("" : "+r"(add), "+r"(libc_atoi));
 
+	/*
+	 * Stopped until the test has its tracer attached; then the command,
+	 * its arguments shifted down, the program's name kept in argv[0].
+	 */
+	if (argc > 2 && !strcmp(argv[1], "stop")) {
+		raise(SIGSTOP);
+		argv[1] = argv[0];
+		argv++;
+		argc--;
+	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s open PATH N | read N SIZE | add N | %s\n",
+		fprintf(stderr, "usage: %s [stop] open PATH N | read N SIZE | add N | %s\n",
 			argv[0], "atoi N | getppid N");
 		return 2;
 	}
