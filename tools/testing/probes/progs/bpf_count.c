@@ -4,14 +4,16 @@
  * "kprobe:FUNC { @ = count(); }" does, around a command, with the raw
  * bpf() system call:
  *
- *	bpf_count [-i] SYMBOL COMMAND [ARG...]
+ *	bpf_count [-i|-m] SYMBOL COMMAND [ARG...]
  *
  * opens a kprobe on SYMBOL through the perf kprobe PMU, attaches to it a
  * program that adds one to an array map's only element, runs COMMAND
  * (its output is this program's), and then prints "bpf_count: N hits"
  * on standard error. With -i the program stores bpf_get_func_ip() in the
  * element instead, and "bpf_count: ip 0xADDR" is printed on standard
- * output: the function's address, on an entry probe. It exits with
+ * output: the function's address, on an entry probe. With -m the
+ * counting program is attached as a kprobe_multi link (an fprobe on
+ * SYMBOL's ftrace site, BPF_TRACE_KPROBE_MULTI) instead. It exits with
  * COMMAND's status, or 1 when the probe could not be attached or the
  * element stayed 0.
  */
@@ -43,7 +45,7 @@ static int create_map(void)
  * The program: look the map's element up, then add one to it, or with
  * @func_ip store bpf_get_func_ip(ctx) in it; return 0.
  */
-static int load_program(int map, int func_ip)
+static int load_program(int map, int func_ip, int attach_type)
 {
 	struct bpf_insn prog[16];
 	size_t n = 0;
@@ -68,7 +70,20 @@ static int load_program(int map, int func_ip)
 	}
 	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	return load_kprobe_program(prog, n);
+	return load_kprobe_program_for(prog, n, attach_type);
+}
+
+/* A kprobe_multi link of @prog on @symbol: its fd, or -1. */
+static int attach_multi(int prog, const char *symbol)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.link_create.prog_fd = prog;
+	attr.link_create.attach_type = BPF_TRACE_KPROBE_MULTI;
+	attr.link_create.kprobe_multi.cnt = 1;
+	attr.link_create.kprobe_multi.syms = (unsigned long)&symbol;
+	return sys_bpf(BPF_LINK_CREATE, &attr);
 }
 
 static unsigned long long map_value(int map)
@@ -90,40 +105,55 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr pe;
 	unsigned long long hits;
-	int type, map, prog, ev, status, func_ip = 0;
+	int type, map, prog, ev, status, func_ip = 0, multi = 0;
 	pid_t child;
 
-	if (argc > 1 && !strcmp(argv[1], "-i")) {
+	if (argc > 1 && !strcmp(argv[1], "-i"))
 		func_ip = 1;
+	else if (argc > 1 && !strcmp(argv[1], "-m"))
+		multi = 1;
+	if (func_ip || multi) {
 		argv++;
 		argc--;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: bpf_count [-i] SYMBOL COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: bpf_count [-i|-m] SYMBOL COMMAND [ARG...]\n");
 		return 2;
 	}
 	type = kprobe_pmu_type();
 	map = create_map();
-	prog = map < 0 ? -1 : load_program(map, func_ip);
-	if (type < 0 || prog < 0) {
+	prog = map < 0 ? -1 : load_program(map, func_ip,
+					   multi ? BPF_TRACE_KPROBE_MULTI : 0);
+	if ((type < 0 && !multi) || prog < 0) {
 		fprintf(stderr, "bpf_count: no kprobe PMU or no program: %s\n",
 			strerror(errno));
 		return 1;
 	}
 
-	/*
-	 * On CPU 0 for every task: the program runs on every CPU's hits all
-	 * the same, from the probe the event registers.
-	 */
-	memset(&pe, 0, sizeof(pe));
-	pe.size = sizeof(pe);
-	pe.type = type;
-	pe.kprobe_func = (unsigned long)argv[1];
-	ev = syscall(SYS_perf_event_open, &pe, -1, 0, -1, PERF_FLAG_FD_CLOEXEC);
-	if (ev < 0 || ioctl(ev, PERF_EVENT_IOC_SET_BPF, prog) ||
-	    ioctl(ev, PERF_EVENT_IOC_ENABLE, 0)) {
-		fprintf(stderr, "bpf_count: attach: %s\n", strerror(errno));
-		return 1;
+	if (multi) {
+		ev = attach_multi(prog, argv[1]);
+		if (ev < 0) {
+			fprintf(stderr, "bpf_count: kprobe_multi: %s\n",
+				strerror(errno));
+			return 1;
+		}
+	} else {
+		/*
+		 * On CPU 0 for every task: the program runs on every CPU's
+		 * hits all the same, from the probe the event registers.
+		 */
+		memset(&pe, 0, sizeof(pe));
+		pe.size = sizeof(pe);
+		pe.type = type;
+		pe.kprobe_func = (unsigned long)argv[1];
+		ev = syscall(SYS_perf_event_open, &pe, -1, 0, -1,
+			     PERF_FLAG_FD_CLOEXEC);
+		if (ev < 0 || ioctl(ev, PERF_EVENT_IOC_SET_BPF, prog) ||
+		    ioctl(ev, PERF_EVENT_IOC_ENABLE, 0)) {
+			fprintf(stderr, "bpf_count: attach: %s\n",
+				strerror(errno));
+			return 1;
+		}
 	}
 
 	fflush(stdout);

@@ -24,8 +24,12 @@ static inline long sys_bpf(int cmd, union bpf_attr *attr)
 	return syscall(SYS_bpf, cmd, attr, sizeof(*attr));
 }
 
-/* Load @n instructions as a GPL kprobe program; the verifier's log on error. */
-static inline int load_kprobe_program(const struct bpf_insn *insns, size_t n)
+/*
+ * Load @n instructions as a GPL kprobe program, for @attach_type (0, or
+ * BPF_TRACE_KPROBE_MULTI); the verifier's log on error.
+ */
+static inline int load_kprobe_program_for(const struct bpf_insn *insns,
+					  size_t n, int attach_type)
 {
 	static char log[4096];
 	union bpf_attr attr;
@@ -39,10 +43,16 @@ static inline int load_kprobe_program(const struct bpf_insn *insns, size_t n)
 	attr.log_buf = (unsigned long)log;
 	attr.log_size = sizeof(log);
 	attr.log_level = 1;
+	attr.expected_attach_type = attach_type;
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd < 0)
 		fprintf(stderr, "BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
 	return fd;
+}
+
+static inline int load_kprobe_program(const struct bpf_insn *insns, size_t n)
+{
+	return load_kprobe_program_for(insns, n, 0);
 }
 
 /* The perf kprobe PMU's event type, or -1 without it. */

@@ -14,7 +14,8 @@ suite_start
 list=/sys/kernel/debug/kprobes/list
 
 names="listed-ftrace enabled-function every-hit with-function-tracer
-       with-fprobe-and-kretprobe same-argument retval disarmed nothing-left"
+       with-fprobe-and-kretprobe same-argument retval with-kprobe-multi
+       disarmed nothing-left"
 if ! has_config KPROBES_ON_FTRACE; then
 	for t in $names; do
 		result ftrace-entry UNSUPPORTED "$t"
@@ -28,6 +29,7 @@ show_state() {
 	echo "kprobe_profile:"; cat kprobe_profile
 	echo "error_log:"; cat error_log
 	echo "trace:"; grep -v '^#' trace | head -12
+	echo "bpf_count:"; cat /tmp/fte.bpf 2>/dev/null
 }
 check() { check_that ftrace-entry "$@"; }
 # records EVENT: how many records of EVENT the trace holds.
@@ -95,6 +97,26 @@ fi
 # getppid's value, this shell's parent's pid as the loop sees it: the
 # loop's parent is this shell.
 check retval [ "$(grep -c " ret: (.* ret=$$\$" trace)" = 30 ]
+echo >trace
+
+# A BPF kprobe_multi program (BPF_TRACE_KPROBE_MULTI, an fprobe) on the
+# function as well, beside a kprobe event there: both on the ftrace site,
+# each sees the loop's 50 calls (and any other task's, the event those
+# of a longer window).
+if has_config FPROBE && has_config BPF_EVENTS; then
+	echo "p:fte/multi $f" >>kprobe_events
+	echo 1 >events/fte/multi/enable
+	/harness/progs/bpf_count -m "$f" $loop 50 1 >/dev/null 2>/tmp/fte.bpf
+	echo 0 >events/fte/multi/enable
+	bpf_hits=$(sed -n 's/^bpf_count: \([0-9]*\) hits$/\1/p' /tmp/fte.bpf)
+	both_see() {
+		[ "${bpf_hits:-0}" -ge 50 ] && [ "$(records multi)" -ge "$bpf_hits" ]
+	}
+	check with-kprobe-multi both_see
+	echo "-:fte/multi" >>kprobe_events
+else
+	result ftrace-entry UNSUPPORTED with-kprobe-multi
+fi
 echo >trace
 
 # arm64: x9 is the link register at the site, the registers ftrace does
