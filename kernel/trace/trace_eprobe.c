@@ -46,8 +46,6 @@ struct eprobe_data {
 	struct trace_eprobe	*ep;
 };
 
-static int __trace_eprobe_create(int argc, const char *argv[]);
-
 /* Defined at the end: how dynamic_events creates, shows and frees ours. */
 static struct dyn_event_operations eprobe_dyn_event_ops;
 
@@ -67,11 +65,6 @@ static void free_trace_eprobe(struct trace_eprobe *ep)
 		trace_event_put_ref(ep->target);
 	kfree(ep->filter_text);
 	kfree(ep);
-}
-
-static int ep_dyn_create(const char *raw_command)
-{
-	return trace_probe_create(raw_command, __trace_eprobe_create);
 }
 
 static int ep_dyn_show(struct seq_file *m, struct dyn_event *ev)
@@ -488,21 +481,6 @@ static int parse_eprobe_filter(struct trace_eprobe *ep, int argc,
 	return ret;
 }
 
-static int parse_eprobe_arg(struct trace_eprobe *ep, const char *arg, int i)
-{
-	struct traceprobe_parse_context ctx = {
-		.event = ep->target,
-		.flags = TPARG_FL_KERNEL | TPARG_FL_TEVENT,
-	};
-	int ret;
-
-	ret = traceprobe_parse_probe_arg(&ep->tp, i, arg, &ctx);
-	if (!ret)
-		ret = traceprobe_update_arg(&ep->tp.args[i]);
-	traceprobe_finish_parse(&ctx);
-	return ret;
-}
-
 /* Make @ep's event and list it; refusals are logged. */
 static int eprobe_add_event(struct trace_eprobe *ep)
 {
@@ -520,97 +498,138 @@ static int eprobe_add_event(struct trace_eprobe *ep)
 	return ret;
 }
 
-static int __trace_eprobe_create(int argc, const char *argv[])
+/**
+ * struct ep_definition - an event probe definition, as its place is parsed
+ * @def: the definition
+ * @target_event: the target's name, in word 1 or in @tgbuf
+ * @target_group: the target's group, in @tgbuf
+ * @filter_idx: the first word of the filter after "if", 0 if none
+ * @tgbuf: room for the target's group name
+ */
+struct ep_definition {
+	struct probe_definition	def;
+	const char		*target_event;
+	const char		*target_group;
+	int			filter_idx;
+	char			tgbuf[MAX_EVENT_NAME_LEN];
+};
+
+#define to_ep_definition(d)	container_of(d, struct ep_definition, def)
+
+static int ep_claim(struct probe_definition *def)
 {
-	const char *event = NULL, *group = EPROBE_EVENT_SYSTEM;
-	const char *target_event, *target_group = NULL;
-	char name[MAX_EVENT_NAME_LEN], tgbuf[MAX_EVENT_NAME_LEN];
-	char gbuf[MAX_EVENT_NAME_LEN];
-	struct trace_event_call *target;
-	struct trace_eprobe *ep = NULL;
-	int i, ret, filter_idx = 0, filter_cnt = 0;
-
-	if (argc < 2 || argv[0][0] != 'e')
+	if (def->argc < 2 || def->argv[0][0] != 'e')
 		return -ECANCELED;
+	def->group = EPROBE_EVENT_SYSTEM;
+	def->event = strchr(def->argv[0] + 1, ':');
+	if (def->event)
+		def->event++;
+	return 0;
+}
 
-	trace_probe_log_init("event_probe", argc, argv);
+/* "e[:[GRP/][EVENT]] SYSTEM.EVENT [ARGS] [if FILTER]" */
+static int ep_parse_place(struct probe_definition *def)
+{
+	struct ep_definition *ed = to_ep_definition(def);
+	int i, ret;
 
-	event = strchr(argv[0] + 1, ':');
-	if (event) {
-		event++;
-		ret = traceprobe_parse_event_name(&event, &group, gbuf,
-						  event - argv[0]);
-		if (ret)
-			goto parse_error;
-	}
-
-	trace_probe_log_set_index(1);
-	target_event = argv[1];
-	ret = traceprobe_parse_event_name(&target_event, &target_group, tgbuf, 0);
-	if (ret || !target_event || !target_group) {
+	ed->target_event = def->argv[1];
+	ret = traceprobe_parse_event_name(&ed->target_event, &ed->target_group,
+					  ed->tgbuf, 0);
+	if (ret || !ed->target_event || !ed->target_group) {
 		trace_probe_log_err(0, NO_EVENT_INFO);
-		goto parse_error;
+		return -EINVAL;
 	}
-	if (!event) {
-		strscpy(name, target_event, sizeof(name));
-		event = name;
-	}
-
 	/* "... ARGS if FILTER": the arguments end at "if". */
-	for (i = argc - 1; i >= 2; i--)
-		if (!strcmp(argv[i], "if"))
-			filter_idx = i + 1;
-	if (filter_idx) {
-		filter_cnt = argc - filter_idx;
-		argc = filter_idx - 1;
-	}
-	if (argc - 2 > MAX_TRACE_ARGS) {
-		trace_probe_log_set_index(2);
-		trace_probe_log_err(0, TOO_MANY_ARGS);
-		ret = -E2BIG;
-		goto out;
-	}
+	for (i = def->argc - 1; i >= 2; i--)
+		if (!strcmp(def->argv[i], "if"))
+			ed->filter_idx = i + 1;
+	if (ed->filter_idx)
+		def->nr_words = ed->filter_idx - 3;
+	def->ctx.flags = TPARG_FL_KERNEL | TPARG_FL_TEVENT;
+	def->print = PROBE_PRINT_EVENT;
+	return 0;
+}
+
+static void ep_default_name(struct probe_definition *def)
+{
+	strscpy(def->name, to_ep_definition(def)->target_event,
+		sizeof(def->name));
+}
+
+/* The target's reference goes to the probe, then its filter is checked. */
+static struct trace_probe *ep_alloc(struct probe_definition *def)
+{
+	struct ep_definition *ed = to_ep_definition(def);
+	struct trace_event_call *target;
+	struct trace_eprobe *ep;
+	int ret;
 
 	mutex_lock(&event_mutex);
-	target = get_target_event(target_group, target_event);
-	ep = alloc_trace_eprobe(group, event, target, argc - 2);
+	target = get_target_event(ed->target_group, ed->target_event);
+	ep = alloc_trace_eprobe(def->group, def->event, target, def->args.argc);
 	mutex_unlock(&event_mutex);
 	if (IS_ERR(ep)) {
-		ret = PTR_ERR(ep);
-		if (ret == -ENODEV)
+		if (PTR_ERR(ep) == -ENODEV) {
+			trace_probe_log_set_index(1);
 			trace_probe_log_err(0, BAD_ATTACH_EVENT);
-		ep = NULL;
-		goto out;
+		}
+		return ERR_CAST(ep);
 	}
+	def->ctx.event = target;
 
-	if (filter_idx) {
-		trace_probe_log_set_index(filter_idx);
-		ret = parse_eprobe_filter(ep, filter_cnt, argv + filter_idx);
+	if (ed->filter_idx) {
+		trace_probe_log_set_index(ed->filter_idx);
+		ret = parse_eprobe_filter(ep, def->argc - ed->filter_idx,
+					  def->argv + ed->filter_idx);
+		if (ret) {
+			free_trace_eprobe(ep);
+			return ERR_PTR(-EINVAL);
+		}
+	}
+	return &ep->tp;
+}
+
+/* The arguments' symbols resolved now: the target's hits run them. */
+static int ep_check_args(struct probe_definition *def)
+{
+	int i, ret;
+
+	for (i = 0; i < def->tp->nr_args; i++) {
+		ret = traceprobe_update_arg(&def->tp->args[i]);
 		if (ret)
-			goto parse_error;
+			return ret;
 	}
+	return 0;
+}
 
-	for (i = 2; i < argc; i++) {
-		trace_probe_log_set_index(i);
-		ret = parse_eprobe_arg(ep, argv[i], i - 2);
-		if (ret)
-			goto out;
-	}
-	ret = traceprobe_set_print_fmt(&ep->tp, PROBE_PRINT_EVENT);
-	if (ret)
-		goto out;
+static int ep_add(struct probe_definition *def)
+{
+	return eprobe_add_event(container_of(def->tp, struct trace_eprobe, tp));
+}
 
-	ret = eprobe_add_event(ep);
-	if (!ret)
-		ep = NULL;
-	goto out;
+static void ep_free(struct trace_probe *tp)
+{
+	free_trace_eprobe(container_of(tp, struct trace_eprobe, tp));
+}
 
-parse_error:
-	ret = -EINVAL;
-out:
-	free_trace_eprobe(ep);
-	trace_probe_log_clear();
-	return ret;
+static const struct probe_definer ep_definer = {
+	.log_name	= "event_probe",
+	.name_first	= true,
+	.claim		= ep_claim,
+	.parse_place	= ep_parse_place,
+	.default_name	= ep_default_name,
+	.alloc		= ep_alloc,
+	.check_args	= ep_check_args,
+	.add		= ep_add,
+	.free		= ep_free,
+};
+
+static int ep_dyn_create(const char *raw_command)
+{
+	struct ep_definition ed = {};
+
+	return trace_probe_define(raw_command, &ep_definer, &ed.def);
 }
 
 static struct dyn_event_operations eprobe_dyn_event_ops = {

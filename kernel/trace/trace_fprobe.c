@@ -182,9 +182,27 @@ static void tf_perf(struct trace_fprobe *tf, struct ftrace_regs *fregs,
 	probe_hit_perf(&hit);
 }
 NOKPROBE_SYMBOL(tf_perf);
+
+/* A hit both instances and perf take: the arguments are fetched once. */
+static void tf_record_perf(struct trace_fprobe *tf, struct ftrace_regs *fregs,
+			   void *edata, unsigned long func,
+			   unsigned long ret_ip)
+{
+	struct probe_hit hit __uninitialized;
+
+	tf_hit_init(&hit, tf, fregs, edata, func, ret_ip);
+	probe_hit_record_perf(&hit);
+}
+NOKPROBE_SYMBOL(tf_record_perf);
 #else
 static void tf_perf(struct trace_fprobe *tf, struct ftrace_regs *fregs,
 		    void *edata, unsigned long func, unsigned long ret_ip)
+{
+}
+
+static void tf_record_perf(struct trace_fprobe *tf, struct ftrace_regs *fregs,
+			   void *edata, unsigned long func,
+			   unsigned long ret_ip)
 {
 }
 #endif
@@ -196,6 +214,10 @@ static nokprobe_inline void tf_hit(struct trace_fprobe *tf,
 {
 	unsigned int flags = trace_probe_load_flags(&tf->tp);
 
+	if (unlikely((flags & TP_FLAG_TRACE) && (flags & TP_FLAG_PROFILE))) {
+		tf_record_perf(tf, fregs, edata, func, ret_ip);
+		return;
+	}
 	if (flags & TP_FLAG_TRACE) {
 		unsigned long head[2] = { func, ret_ip };
 
@@ -794,7 +816,7 @@ static int tf_register_module_notifier(void)
  * "$retval" among the arguments makes an "f" probe an exit probe, and is
  * refused on a tracepoint.
  */
-static int tf_parse_place(int argc, const char *argv[], bool is_tpoint,
+static int tf_parse_word1(int argc, const char *argv[], bool is_tpoint,
 			  char **symbol, bool *is_return)
 {
 	const char *word = argv[1], *pct = strchr(word, '%'), *rv, *p;
@@ -835,48 +857,138 @@ static int tf_parse_place(int argc, const char *argv[], bool is_tpoint,
 	return 0;
 }
 
+/**
+ * struct tf_definition - an fprobe or tprobe definition, as its place is
+ *	parsed
+ * @def: the definition
+ * @symbol: the function's or tracepoint's name
+ * @ts: the tracepoint found, and its module, held until the probe is
+ *	listed
+ * @stub: the name of the tracepoint's stub function
+ * @is_tpoint: a "t" probe, on a tracepoint
+ * @is_return: a probe at the function's exit
+ */
+struct tf_definition {
+	struct probe_definition	def;
+	char			*symbol;
+	struct tpoint_search	ts;
+	char			stub[KSYM_NAME_LEN];
+	bool			is_tpoint;
+	bool			is_return;
+};
+
+#define to_tf_definition(d)	container_of(d, struct tf_definition, def)
+
+static int tf_claim(struct probe_definition *def)
+{
+	struct tf_definition *fd = to_tf_definition(def);
+	const char *w0 = def->argv[0];
+
+	if ((w0[0] != 'f' && w0[0] != 't') || def->argc < 2)
+		return -ECANCELED;
+	fd->is_tpoint = w0[0] == 't';
+	def->group = fd->is_tpoint ? TPROBE_EVENT_SYSTEM : FPROBE_EVENT_SYSTEM;
+	/* A MAXACTIVE is refused below; the name is after the ':'. */
+	def->event = w0[1] ? w0 + 2 : NULL;
+	return 0;
+}
+
+/*
+ * "f[:[GRP/][EVENT]] SYM[%return] [ARGS]"
+ * "t[:[GRP/][EVENT]] TRACEPOINT [ARGS]"
+ */
+static int tf_parse_place(struct probe_definition *def)
+{
+	struct tf_definition *fd = to_tf_definition(def);
+	int ret;
+
+	/*
+	 * No MAXACTIVE: function graph follows every call to its return,
+	 * with no per-probe pool of return instances to size.
+	 */
+	if (def->argv[0][1] && def->argv[0][1] != ':') {
+		trace_probe_log_set_index(0);
+		trace_probe_log_err(1, BAD_MAXACT);
+		return -EINVAL;
+	}
+	ret = tf_parse_word1(def->argc, def->argv, fd->is_tpoint, &fd->symbol,
+			     &fd->is_return);
+	if (ret)
+		return ret;
+	def->ctx.flags = TPARG_FL_KERNEL | TPARG_FL_FPROBE |
+			 (fd->is_return ? TPARG_FL_RETURN : TPARG_FL_FENTRY);
+	def->ctx.funcname = fd->symbol;
+	def->print = fd->is_return ? PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL;
+	return 0;
+}
+
 /*
  * "SYM__entry", "SYM__exit", or the tracepoint's own name, which must
  * not start with a digit to be an event's.
  */
-static void tf_default_name(char *buf, size_t size, const char *symbol,
-			    bool is_tpoint, bool is_return)
+static void tf_default_name(struct probe_definition *def)
 {
+	struct tf_definition *fd = to_tf_definition(def);
 	const char *before = "", *after = "";
 
-	if (!is_tpoint)
-		after = is_return ? "__exit" : "__entry";
-	else if (isdigit(symbol[0]))
+	if (!fd->is_tpoint)
+		after = fd->is_return ? "__exit" : "__entry";
+	else if (isdigit(fd->symbol[0]))
 		before = "_";
-	snprintf(buf, size, "%s%s%s", before, symbol, after);
-	sanitize_event_name(buf);
+	snprintf(def->name, sizeof(def->name), "%s%s%s", before, fd->symbol,
+		 after);
+	sanitize_event_name(def->name);
 }
 
-/* The arguments, then the print fmt they make. */
-static int tf_parse_args(struct trace_fprobe *tf, struct probe_words *words,
-			 struct traceprobe_parse_context *ctx)
+/* A tracepoint's, held; its arguments are those of its stub. */
+static int tf_prepare(struct probe_definition *def)
 {
-	int i, err;
+	struct tf_definition *fd = to_tf_definition(def);
 
-	for (i = 0; i < words->argc; i++) {
-		/* Word i + 2 of the command, for the error log. */
-		trace_probe_log_set_index(i + 2);
-		ctx->offset = 0;
-		err = traceprobe_parse_probe_arg(&tf->tp, i, words->argv[i], ctx);
-		if (err)
-			return err;
+	if (!fd->is_tpoint)
+		return 0;
+	fd->ts.name = fd->symbol;
+	fd->ts.hold = true;
+	tpoint_search(&fd->ts);
+	/* Unknown, it may still come with a module: it waits then. */
+	if (!fd->ts.tpoint && !IS_ENABLED(CONFIG_MODULES)) {
+		trace_probe_log_set_index(1);
+		trace_probe_log_err(0, NO_TRACEPOINT);
+		return -EINVAL;
 	}
-	/*
-	 * Function graph keeps at most MAX_FPROBE_DATA_SIZE bytes of a call's
-	 * entry data: more entry arguments could never register.
-	 */
-	if (traceprobe_get_entry_data_size(&tf->tp) > MAX_FPROBE_DATA_SIZE) {
+	/* The stub's BTF names the tracepoint's arguments. */
+	def->ctx.flags |= TPARG_FL_TPOINT;
+	snprintf(fd->stub, sizeof(fd->stub), "__probestub_%s", fd->symbol);
+	def->ctx.funcname = fd->stub;
+	return 0;
+}
+
+static struct trace_probe *tf_alloc(struct probe_definition *def)
+{
+	struct tf_definition *fd = to_tf_definition(def);
+	struct trace_fprobe *tf;
+
+	tf = alloc_trace_fprobe(def->group, def->event, fd->symbol,
+				def->args.argc, fd->is_return, fd->is_tpoint);
+	if (IS_ERR(tf))
+		return ERR_CAST(tf);
+	tf->tpoint = fd->ts.tpoint;
+	tf->mod = fd->ts.mod;
+	return &tf->tp;
+}
+
+/*
+ * Function graph keeps at most MAX_FPROBE_DATA_SIZE bytes of a call's
+ * entry data: more entry arguments could never register.
+ */
+static int tf_check_args(struct probe_definition *def)
+{
+	if (traceprobe_get_entry_data_size(def->tp) > MAX_FPROBE_DATA_SIZE) {
 		trace_probe_log_set_index(2);
 		trace_probe_log_err(0, TOO_MANY_EARGS);
 		return -E2BIG;
 	}
-	return traceprobe_set_print_fmt(&tf->tp, tf->is_return ?
-					PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL);
+	return 0;
 }
 
 /* Registering failed: say why, under the place (word 1). */
@@ -894,117 +1006,48 @@ static void tf_log_reg_error(int err)
 		trace_probe_log_err(0, FAIL_REG_PROBE);
 }
 
-/*
- * "f[:[GRP/][EVENT]] SYM[%return] [ARGS]"
- * "t[:[GRP/][EVENT]] TRACEPOINT [ARGS]"
- */
-static int __trace_fprobe_create(int argc, const char *argv[])
+static int tf_add_definition(struct probe_definition *def)
 {
-	struct traceprobe_parse_context ctx = {
-		.flags = TPARG_FL_KERNEL | TPARG_FL_FPROBE,
-	};
-	char name[MAX_EVENT_NAME_LEN], gbuf[MAX_EVENT_NAME_LEN];
-	char stub[KSYM_NAME_LEN];
-	struct tpoint_search ts = { .hold = true };
-	struct probe_words words = {};
-	struct trace_fprobe *tf = NULL;
-	const char *event, *group;
-	bool is_tpoint, is_return = false;
-	char *symbol = NULL;
-	int ret;
+	int ret = tf_add(tp_to_tf(def->tp));
 
-	if ((argv[0][0] != 'f' && argv[0][0] != 't') || argc < 2)
-		return -ECANCELED;
-	is_tpoint = argv[0][0] == 't';
-	group = is_tpoint ? TPROBE_EVENT_SYSTEM : FPROBE_EVENT_SYSTEM;
-
-	trace_probe_log_init("trace_fprobe", argc, argv);
-
-	/*
-	 * No MAXACTIVE: function graph follows every call to its return,
-	 * with no per-probe pool of return instances to size.
-	 */
-	if (argv[0][1] && argv[0][1] != ':') {
-		trace_probe_log_set_index(0);
-		trace_probe_log_err(1, BAD_MAXACT);
-		goto parse_error;
-	}
-	event = argv[0][1] ? argv[0] + 2 : NULL;
-
-	trace_probe_log_set_index(1);
-	ret = tf_parse_place(argc, argv, is_tpoint, &symbol, &is_return);
-	if (ret)
-		goto out;
-
-	trace_probe_log_set_index(0);
-	if (event && traceprobe_parse_event_name(&event, &group, gbuf,
-						 event - argv[0]))
-		goto parse_error;
-	if (!event) {
-		tf_default_name(name, sizeof(name), symbol, is_tpoint, is_return);
-		event = name;
-	}
-
-	ctx.flags |= is_return ? TPARG_FL_RETURN : TPARG_FL_FENTRY;
-	ctx.funcname = symbol;
-	if (is_tpoint) {
-		ts.name = symbol;
-		tpoint_search(&ts);
-		/* Unknown, it may still come with a module: it waits then. */
-		if (!ts.tpoint && !IS_ENABLED(CONFIG_MODULES)) {
-			trace_probe_log_set_index(1);
-			trace_probe_log_err(0, NO_TRACEPOINT);
-			goto parse_error;
-		}
-		/* Its arguments are those of its stub, whose BTF names them. */
-		ctx.flags |= TPARG_FL_TPOINT;
-		snprintf(stub, sizeof(stub), "__probestub_%s", symbol);
-		ctx.funcname = stub;
-	}
-
-	ret = trace_probe_expand_words(&words, argc - 2, argv + 2, &ctx);
-	if (ret)
-		goto out;
-
-	tf = alloc_trace_fprobe(group, event, symbol, words.argc, is_return,
-				is_tpoint);
-	if (IS_ERR(tf)) {
-		ret = PTR_ERR(tf);
-		tf = NULL;
-		goto out;
-	}
-	tf->tpoint = ts.tpoint;
-	tf->mod = ts.mod;
-	ret = tf_parse_args(tf, &words, &ctx);
-	if (ret)
-		goto out;
-	ret = tf_add(tf);
-	if (ret) {
-		tf_log_reg_error(ret);
-		/* Logged as a bad symbol: the write fails as a bad one does. */
-		if (ret == -ENOENT)
-			ret = -EINVAL;
-	} else {
-		tf = NULL;
-	}
-	goto out;
-
-parse_error:
-	ret = -EINVAL;
-out:
-	/*
-	 * Defined or not, the module need not be held: once the probe is
-	 * listed, our notifier clears its tracepoint if the module goes.
-	 */
-	if (ts.mod)
-		module_put(ts.mod);
-	free_trace_fprobe(tf);
-	traceprobe_finish_parse(&ctx);
-	trace_probe_log_clear();
-	trace_probe_free_words(&words);
-	kfree(symbol);
-	return ret;
+	if (!ret)
+		return 0;
+	tf_log_reg_error(ret);
+	/* Logged as a bad symbol: the write fails as a bad one does. */
+	return ret == -ENOENT ? -EINVAL : ret;
 }
+
+static void tf_free(struct trace_probe *tp)
+{
+	free_trace_fprobe(tp_to_tf(tp));
+}
+
+/*
+ * Defined or not, the module need not be held: once the probe is listed,
+ * our notifier clears its tracepoint if the module goes.
+ */
+static void tf_release(struct probe_definition *def)
+{
+	struct tf_definition *fd = to_tf_definition(def);
+
+	if (fd->ts.mod)
+		module_put(fd->ts.mod);
+	kfree(fd->symbol);
+}
+
+static const struct probe_definer tf_definer = {
+	.log_name	= "trace_fprobe",
+	.expand_args	= true,
+	.claim		= tf_claim,
+	.parse_place	= tf_parse_place,
+	.prepare	= tf_prepare,
+	.default_name	= tf_default_name,
+	.alloc		= tf_alloc,
+	.check_args	= tf_check_args,
+	.add		= tf_add_definition,
+	.free		= tf_free,
+	.release	= tf_release,
+};
 
 /* "f:GRP/EVENT SYM[%return] ARGS" or "t:GRP/EVENT TP ARGS". */
 static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
@@ -1022,7 +1065,9 @@ static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
 
 static int tf_dyn_create(const char *raw_command)
 {
-	return trace_probe_create(raw_command, __trace_fprobe_create);
+	struct tf_definition fd = {};
+
+	return trace_probe_define(raw_command, &tf_definer, &fd.def);
 }
 
 static int tf_dyn_free(struct dyn_event *ev)

@@ -344,9 +344,35 @@ static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 	probe_hit_perf(&hit);
 	return 0;
 }
+
+/*
+ * A hit both instances and perf take: the arguments are fetched once for
+ * both, unless a BPF program runs between them, which may change the
+ * registers they are read from.  Return as tk_perf().
+ */
+static noinline int __kprobes tk_record_perf(struct trace_kprobe *tk,
+					     struct kretprobe_instance *ri,
+					     struct pt_regs *regs)
+{
+	struct probe_hit hit __uninitialized;
+
+	if (bpf_prog_array_valid(trace_probe_event_call(&tk->tp))) {
+		tk_record(tk, ri, regs);
+		return tk_perf(tk, ri, regs);
+	}
+	tk_hit_init(&hit, tk, ri, regs);
+	probe_hit_record_perf(&hit);
+	return 0;
+}
 #else
 static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 		   struct pt_regs *regs)
+{
+	return 0;
+}
+
+static int tk_record_perf(struct trace_kprobe *tk,
+			  struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return 0;
 }
@@ -364,6 +390,8 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 	unsigned int flags = trace_probe_load_flags(&tk->tp);
 
 	raw_cpu_inc(*tk->nhit);
+	if (unlikely((flags & TP_FLAG_TRACE) && (flags & TP_FLAG_PROFILE)))
+		return tk_record_perf(tk, ri, regs);
 	if (flags & TP_FLAG_TRACE) {
 		unsigned long head[2];
 		unsigned int nhead = tk_head(tk, ri, ret, head);
@@ -1025,28 +1053,117 @@ static int tk_parse_symbol(char *symbol, long *offset, bool *is_return,
 	return 0;
 }
 
-/* The arguments, then the print fmt they make. */
-static int tk_parse_args(struct trace_kprobe *tk, struct probe_words *words,
-			 struct traceprobe_parse_context *ctx)
-{
-	bool ret = tk_is_return(tk);
-	int i, err = 0;
+/**
+ * struct tk_definition - a kprobe definition, as its place is parsed
+ * @def: the definition
+ * @symbol: the symbol of word 1, cut before "+OFFS", or NULL for an address
+ * @addr: the probe's address, or the symbol's if known
+ * @offset: the offset from @symbol
+ * @maxactive: r[MAXACTIVE]'s, 0 if not given
+ * @is_return: a kretprobe
+ */
+struct tk_definition {
+	struct probe_definition	def;
+	char			*symbol;
+	unsigned long		addr;
+	long			offset;
+	int			maxactive;
+	bool			is_return;
+};
 
-	for (i = 0; i < words->argc && !err; i++) {
-		/* Word i + 2 of the command, for the error log. */
-		trace_probe_log_set_index(i + 2);
-		ctx->offset = 0;
-		err = traceprobe_parse_probe_arg(&tk->tp, i, words->argv[i], ctx);
+#define to_tk_definition(d)	container_of(d, struct tk_definition, def)
+
+static int tk_claim(struct probe_definition *def)
+{
+	struct tk_definition *td = to_tk_definition(def);
+	const char *w0 = def->argv[0];
+
+	if ((w0[0] != 'p' && w0[0] != 'r') || def->argc < 2)
+		return -ECANCELED;
+	td->is_return = w0[0] == 'r';
+	def->group = KPROBE_EVENT_SYSTEM;
+	def->event = strchr(w0 + 1, ':');
+	if (def->event)
+		def->event++;
+	return 0;
+}
+
+/*
+ * "p[:[GRP/][EVENT]] [MOD:]SYM[+OFFS][%return]|ADDR [ARGS]"
+ * "r[MAXACTIVE][:[GRP/][EVENT]] [MOD:]SYM[+0]|ADDR [ARGS]"
+ */
+static int tk_parse_place(struct probe_definition *def)
+{
+	struct tk_definition *td = to_tk_definition(def);
+	const char *w0 = def->argv[0], *w1 = def->argv[1];
+	int ret;
+
+	if (isdigit(w0[1])) {
+		trace_probe_log_set_index(0);
+		if (!td->is_return) {
+			trace_probe_log_err(1, BAD_MAXACT_TYPE);
+			return -EINVAL;
+		}
+		if (parse_maxactive(w0, def->event, &td->maxactive))
+			return -EINVAL;
+		trace_probe_log_set_index(1);
 	}
-	if (err)
-		return err;
-	if (ret && tk->tp.entry_arg) {
+
+	def->ctx.flags = TPARG_FL_KERNEL;
+	if (kstrtoul(w1, 0, &td->addr)) {
+		td->addr = 0;
+		/* "PATH:OFFS" is a uprobe: not ours. */
+		if (strchr(w1, '/') && strchr(w1, ':'))
+			return -ECANCELED;
+		td->symbol = kstrdup(w1, GFP_KERNEL);
+		if (!td->symbol)
+			return -ENOMEM;
+		ret = tk_parse_symbol(td->symbol, &td->offset, &td->is_return,
+				      &td->addr, &def->ctx);
+		if (ret)
+			return ret;
+	}
+	def->ctx.funcname = td->symbol;
+	def->print = td->is_return ? PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL;
+	return 0;
+}
+
+static void tk_default_name(struct probe_definition *def)
+{
+	struct tk_definition *td = to_tk_definition(def);
+	char kind = td->is_return ? 'r' : 'p';
+
+	if (td->symbol)
+		snprintf(def->name, sizeof(def->name), "%c_%s_%ld", kind,
+			 td->symbol, td->offset);
+	else
+		snprintf(def->name, sizeof(def->name), "%c_0x%lx", kind,
+			 td->addr);
+	sanitize_event_name(def->name);
+}
+
+static struct trace_probe *tk_alloc(struct probe_definition *def)
+{
+	struct tk_definition *td = to_tk_definition(def);
+	struct trace_kprobe *tk;
+
+	tk = alloc_trace_kprobe(def->group, def->event, (void *)td->addr,
+				td->symbol, td->offset, td->maxactive,
+				def->args.argc, td->is_return);
+	return IS_ERR(tk) ? ERR_CAST(tk) : &tk->tp;
+}
+
+/* A kretprobe with entry arguments saves them in its instance. */
+static int tk_check_args(struct probe_definition *def)
+{
+	struct trace_kprobe *tk = container_of(def->tp, struct trace_kprobe, tp);
+
+	if (tk_is_return(tk) && tk->tp.entry_arg) {
 		tk_ret(tk)->rp.entry_handler = kretprobe_entry;
 		tk_ret(tk)->rp.data_size =
 			traceprobe_get_entry_data_size(&tk->tp);
 	}
-	return traceprobe_set_print_fmt(&tk->tp, ret ? PROBE_PRINT_RETURN :
-						       PROBE_PRINT_NORMAL);
+	return 0;
 }
 
 static void tk_log_reg_error(int err)
@@ -1069,114 +1186,45 @@ static void tk_log_reg_error(int err)
 	__trace_probe_log_err(0, code);
 }
 
-/*
- * "p[:[GRP/][EVENT]] [MOD:]SYM[+OFFS][%return]|ADDR [ARGS]"
- * "r[MAXACTIVE][:[GRP/][EVENT]] [MOD:]SYM[+0]|ADDR [ARGS]"
- */
-static int __trace_kprobe_create(int argc, const char *argv[])
+static int tk_add(struct probe_definition *def)
 {
-	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_KERNEL };
-	const char *event = NULL, *group = KPROBE_EVENT_SYSTEM;
-	char name[MAX_EVENT_NAME_LEN], gbuf[MAX_EVENT_NAME_LEN];
-	struct trace_kprobe *tk = NULL;
-	bool is_return = argv[0][0] == 'r';
-	char *symbol = NULL;
-	struct probe_words words = {};
-	int maxactive = 0, ret = 0;
-	unsigned long addr = 0;
-	long offset = 0;
+	int ret = register_trace_kprobe(container_of(def->tp,
+						     struct trace_kprobe, tp));
 
-	if ((argv[0][0] != 'p' && !is_return) || argc < 2)
-		return -ECANCELED;
-
-	trace_probe_log_init("trace_kprobe", argc, argv);
-
-	event = strchr(argv[0] + 1, ':');
-	if (event)
-		event++;
-	if (isdigit(argv[0][1])) {
-		if (!is_return) {
-			trace_probe_log_err(1, BAD_MAXACT_TYPE);
-			goto parse_error;
-		}
-		if (parse_maxactive(argv[0], event, &maxactive))
-			goto parse_error;
-	}
-
-	trace_probe_log_set_index(1);
-	if (kstrtoul(argv[1], 0, &addr)) {
-		addr = 0;
-		/* "PATH:OFFS" is a uprobe: not ours. */
-		if (strchr(argv[1], '/') && strchr(argv[1], ':')) {
-			ret = -ECANCELED;
-			goto out;
-		}
-		symbol = kstrdup(argv[1], GFP_KERNEL);
-		if (!symbol) {
-			ret = -ENOMEM;
-			goto out;
-		}
-		ret = tk_parse_symbol(symbol, &offset, &is_return, &addr, &ctx);
-		if (ret)
-			goto parse_error;
-		ret = 0;
-	}
-
-	trace_probe_log_set_index(0);
-	if (event) {
-		ret = traceprobe_parse_event_name(&event, &group, gbuf,
-						  event - argv[0]);
-		if (ret)
-			goto parse_error;
-	}
-	if (!event) {
-		if (symbol)
-			snprintf(name, sizeof(name), "%c_%s_%ld",
-				 is_return ? 'r' : 'p', symbol, offset);
-		else
-			snprintf(name, sizeof(name), "%c_0x%lx",
-				 is_return ? 'r' : 'p', addr);
-		sanitize_event_name(name);
-		event = name;
-	}
-
-	ctx.funcname = symbol;
-	ret = trace_probe_expand_words(&words, argc - 2, argv + 2, &ctx);
+	/* Refused by the kprobes core: say why, under the place. */
 	if (ret)
-		goto out;
-
-	tk = alloc_trace_kprobe(group, event, (void *)addr, symbol, offset,
-				maxactive, words.argc, is_return);
-	if (IS_ERR(tk)) {
-		ret = PTR_ERR(tk);
-		tk = NULL;
-		goto out;
-	}
-	ret = tk_parse_args(tk, &words, &ctx);
-	if (ret)
-		goto out;
-	ret = register_trace_kprobe(tk);
-	if (ret)
-		/* Refused by the kprobes core: say why, under the place. */
 		tk_log_reg_error(ret);
-	else
-		tk = NULL;
-	goto out;
-
-parse_error:
-	ret = -EINVAL;
-out:
-	free_trace_kprobe(tk);
-	traceprobe_finish_parse(&ctx);
-	trace_probe_log_clear();
-	trace_probe_free_words(&words);
-	kfree(symbol);
 	return ret;
 }
 
+static void tk_free(struct trace_probe *tp)
+{
+	free_trace_kprobe(container_of(tp, struct trace_kprobe, tp));
+}
+
+static void tk_release(struct probe_definition *def)
+{
+	kfree(to_tk_definition(def)->symbol);
+}
+
+static const struct probe_definer tk_definer = {
+	.log_name	= "trace_kprobe",
+	.expand_args	= true,
+	.claim		= tk_claim,
+	.parse_place	= tk_parse_place,
+	.default_name	= tk_default_name,
+	.alloc		= tk_alloc,
+	.check_args	= tk_check_args,
+	.add		= tk_add,
+	.free		= tk_free,
+	.release	= tk_release,
+};
+
 static int tk_dyn_create(const char *raw_command)
 {
-	return trace_probe_create(raw_command, __trace_kprobe_create);
+	struct tk_definition td = {};
+
+	return trace_probe_define(raw_command, &tk_definer, &td.def);
 }
 
 static int create_or_delete_trace_kprobe(const char *raw_command)

@@ -1297,23 +1297,140 @@ void __init trace_probe_create_files(const char *events, const char *profile,
 			  &probe_profile_fops);
 }
 
-/**
- * trace_probe_create - split a command into words and run it
- * @raw_command: the command
- * @createfn: what runs it
- *
- * Return: what @createfn returns, 0 for an empty command, or -ENOMEM.
- */
-int trace_probe_create(const char *raw_command, int (*createfn)(int, const char **))
+/* Word 0's event name, if it has one: a bad one is refused. */
+static int define_event_name(struct probe_definition *def)
 {
-	int argc = 0, ret = 0;
-	char **argv;
+	trace_probe_log_set_index(0);
+	if (!def->event)
+		return 0;
+	return traceprobe_parse_event_name(&def->event, &def->group, def->gbuf,
+					   def->event - def->argv[0]);
+}
 
-	argv = argv_split(GFP_KERNEL, raw_command, &argc);
+/* The argument words, expanded for the place if the front end asks it. */
+static int define_arg_words(struct probe_definition *def,
+			    const struct probe_definer *d)
+{
+	const char **words = def->argv + 2;
+
+	if (d->expand_args)
+		return trace_probe_expand_words(&def->args, def->nr_words,
+						words, &def->ctx);
+	def->args.argc = def->nr_words;
+	def->args.argv = words;
+	if (def->nr_words > MAX_TRACE_ARGS) {
+		trace_probe_log_set_index(2);
+		trace_probe_log_err(0, TOO_MANY_ARGS);
+		return -E2BIG;
+	}
+	return 0;
+}
+
+/* Each argument word into the probe's argument of the same rank. */
+static int define_args(struct probe_definition *def)
+{
+	int i, ret;
+
+	for (i = 0; i < def->args.argc; i++) {
+		/* Word i + 2 of the command, for the error log. */
+		trace_probe_log_set_index(i + 2);
+		def->ctx.offset = 0;
+		ret = traceprobe_parse_probe_arg(def->tp, i, def->args.argv[i],
+						 &def->ctx);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* From word 0 to the probe, all but registering it. */
+static int define_probe(struct probe_definition *def,
+			const struct probe_definer *d)
+{
+	struct trace_probe *tp;
+	int ret = 0;
+
+	if (d->name_first)
+		ret = define_event_name(def);
+	if (!ret) {
+		trace_probe_log_set_index(1);
+		ret = d->parse_place(def);
+	}
+	if (!ret && !d->name_first)
+		ret = define_event_name(def);
+	if (ret)
+		return ret;
+	if (!def->event) {
+		d->default_name(def);
+		def->event = def->name;
+	}
+	if (d->prepare) {
+		ret = d->prepare(def);
+		if (ret)
+			return ret;
+	}
+	ret = define_arg_words(def, d);
+	if (ret)
+		return ret;
+	tp = d->alloc(def);
+	if (IS_ERR(tp))
+		return PTR_ERR(tp);
+	def->tp = tp;
+	ret = define_args(def);
+	if (!ret && d->check_args)
+		ret = d->check_args(def);
+	if (!ret)
+		ret = traceprobe_set_print_fmt(tp, def->print);
+	return ret;
+}
+
+/**
+ * trace_probe_define - run a definition written to a probe events file
+ * @raw_command: the definition
+ * @d: the front end's part
+ * @def: the state of the definition, zeroed, inside the front end's own
+ *
+ * Every front end's definitions go the same way: the front end claims the
+ * command, its place is parsed, then the event's name, the argument words
+ * are expanded, the probe is made, its arguments parsed into programs, its
+ * print fmt written, and it is added.  What a front end does differently
+ * is in @d's callbacks.
+ *
+ * Return: 0 once the probe is added, -ECANCELED if the command is not the
+ * front end's, or a negative errno, the cause in the error log.
+ */
+int trace_probe_define(const char *raw_command, const struct probe_definer *d,
+		       struct probe_definition *def)
+{
+	char **argv;
+	int ret;
+
+	argv = argv_split(GFP_KERNEL, raw_command, &def->argc);
 	if (!argv)
 		return -ENOMEM;
-	if (argc)
-		ret = createfn(argc, (const char **)argv);
+	if (!def->argc) {
+		argv_free(argv);
+		return 0;
+	}
+	def->argv = (const char **)argv;
+	def->nr_words = def->argc - 2;
+	ret = d->claim(def);
+	if (!ret) {
+		trace_probe_log_init(d->log_name, def->argc, def->argv);
+		ret = define_probe(def, d);
+		if (!ret) {
+			ret = d->add(def);
+			if (!ret)
+				def->tp = NULL;	/* the event's now */
+		}
+		if (def->tp)
+			d->free(def->tp);
+		traceprobe_finish_parse(&def->ctx);
+		trace_probe_log_clear();
+		trace_probe_free_words(&def->args);
+	}
+	if (d->release)
+		d->release(def);
 	argv_free(argv);
 	return ret;
 }

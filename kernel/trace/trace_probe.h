@@ -194,7 +194,6 @@ int trace_probe_join_event(struct trace_probe *tp, struct trace_probe *old,
 void trace_probe_leave_event(struct trace_probe *tp);
 bool trace_probe_match_command_args(struct trace_probe *tp,
 				    int argc, const char **argv);
-int trace_probe_create(const char *raw_command, int (*createfn)(int, const char **));
 struct dyn_event;
 struct dyn_event_operations;
 int trace_probe_run_command(const char *raw_command,
@@ -248,6 +247,86 @@ struct probe_tracefs {
 	int				(*profile_show)(struct seq_file *m,
 							struct dyn_event *ev);
 };
+
+/**
+ * struct probe_definition - a definition on its way to becoming a probe
+ * @argc: the command's words
+ * @argv: word 0 is the kind and the event's name, word 1 the place, the
+ *	rest the arguments
+ * @nr_words: the argument words, from word 2 on (fewer when the command
+ *	ends with something else, an event probe's filter)
+ * @event: the event's name in word 0, or NULL; then, once parsed, the
+ *	name, written or made from the place
+ * @group: the default group; then the group, once the name is parsed
+ * @args: the argument words, expanded when the front end asks it
+ * @ctx: the parser's context for the arguments: where they are read
+ * @tp: the probe, from the front end's @alloc until it is added
+ * @print: how the record's fixed fields are printed
+ * @name: room for an event name made from the place
+ * @gbuf: room for the group's name
+ *
+ * The front end embeds it in a structure of its own, which holds what it
+ * parsed from the place until the probe takes it.
+ */
+struct probe_definition {
+	int				argc;
+	const char			**argv;
+	int				nr_words;
+	const char			*event;
+	const char			*group;
+	struct probe_words		args;
+	struct traceprobe_parse_context	ctx;
+	struct trace_probe		*tp;
+	enum probe_print_type		print;
+	char				name[MAX_EVENT_NAME_LEN];
+	char				gbuf[MAX_EVENT_NAME_LEN];
+};
+
+/**
+ * struct probe_definer - how a front end turns a definition into a probe
+ * @log_name: the front end's name in the error log
+ * @name_first: the event's name is checked before the place (word 1)
+ * @expand_args: "$arg*", "$argN", ":%pd" and ":%pD" are expanded for the
+ *	place (trace_probe_expand_words())
+ * @claim: -ECANCELED if the command is not the front end's, from word 0
+ *	and the shape of word 1; sets @event, @group and the front end's
+ *	first state.  Nothing is logged yet.
+ * @parse_place: reads word 1 (and what else of word 0 the place needs);
+ *	sets @ctx's flags and @print.  Logs what it refuses, or returns
+ *	-ECANCELED after all.
+ * @prepare: with the names known, what must be found before the
+ *	arguments are read (a tracepoint), or NULL
+ * @default_name: writes an event name made from the place to @name
+ * @alloc: makes the probe for @args.argc arguments and returns it, or an
+ *	ERR_PTR with what it refuses logged
+ * @check_args: what the front end checks or sets once the arguments are
+ *	parsed, or NULL
+ * @add: registers the probe and lists its event; logs what it refuses
+ * @free: frees a probe that was not added
+ * @release: frees what @claim and @parse_place took and the probe did not,
+ *	whatever came of the definition, or NULL
+ *
+ * trace_probe_define() calls them in this order, so that the errors of a
+ * definition with more than one are logged in the order they stand in
+ * the command, as they always were.
+ */
+struct probe_definer {
+	const char		*log_name;
+	bool			name_first;
+	bool			expand_args;
+	int			(*claim)(struct probe_definition *def);
+	int			(*parse_place)(struct probe_definition *def);
+	int			(*prepare)(struct probe_definition *def);
+	void			(*default_name)(struct probe_definition *def);
+	struct trace_probe	*(*alloc)(struct probe_definition *def);
+	int			(*check_args)(struct probe_definition *def);
+	int			(*add)(struct probe_definition *def);
+	void			(*free)(struct trace_probe *tp);
+	void			(*release)(struct probe_definition *def);
+};
+
+int trace_probe_define(const char *raw_command, const struct probe_definer *d,
+		       struct probe_definition *def);
 
 void trace_probe_create_files(const char *events, const char *profile,
 			      const struct probe_tracefs *fs);

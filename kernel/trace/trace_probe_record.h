@@ -21,6 +21,8 @@
  * are fetched once, into the first buffer, and copied into the others.
  * The copy is made while the first record is still reserved: a committed
  * record belongs to the buffer's readers, who may take its page away.
+ * When perf takes the hit too, the first buffer is perf's, which is the
+ * hit's own until it is submitted (probe_hit_record_perf()).
  */
 #ifndef _TRACE_PROBE_RECORD_H
 #define _TRACE_PROBE_RECORD_H
@@ -320,47 +322,97 @@ static nokprobe_inline void probe_hit_record(struct probe_hit *hit)
 }
 
 #ifdef CONFIG_PERF_EVENTS
-/**
- * probe_hit_perf - give a hit's record to the perf events that listen
- * @hit: the hit
- *
- * The arguments are fetched again when an instance recorded the hit too:
- * the instance's record is committed by then, because the BPF programs
- * perf runs before its listeners may write into that same buffer
- * (bpf_trace_printk()), which a held reservation would refuse them.
+/*
+ * Room in this context's perf buffer for the hit's record, and the regs
+ * perf samples, in @regs.  perf wants the record with its u32 size header
+ * u64-aligned: the padding is zeroed with the rest, since the buffer is
+ * perf's scratch and no byte of it may reach userspace.
  */
-static nokprobe_inline void probe_hit_perf(struct probe_hit *hit)
+static nokprobe_inline void *probe_hit_perf_alloc(struct probe_hit *hit,
+						  int *size,
+						  struct pt_regs **regs,
+						  int *rctx)
 {
-	struct trace_event_call *call = trace_probe_event_call(hit->tp);
-	struct hlist_head *listeners = this_cpu_ptr(call->perf_events);
 	unsigned int head = probe_hit_head_size(hit);
-	struct pt_regs *regs = hit->regs;
-	int rctx, size;
 	void *rec;
 
-	if (hlist_empty(listeners))
-		return;
-	/* perf wants the record with its u32 size header u64-aligned. */
-	size = ALIGN(head + hit->tp->size + probe_hit_dsize(hit) + sizeof(u32),
-		     sizeof(u64)) - sizeof(u32);
+	*size = ALIGN(head + hit->tp->size + probe_hit_dsize(hit) + sizeof(u32),
+		      sizeof(u64)) - sizeof(u32);
+	*regs = hit->regs;
 #ifdef PROBE_FETCH_FTRACE_REGS
 	/*
 	 * An fprobe hit has no pt_regs: perf samples the per-context one it
 	 * lends, filled with what a caller's regs would give it (ip, stack
 	 * and frame).
 	 */
-	rec = perf_trace_buf_alloc(size, &regs, &rctx);
+	rec = perf_trace_buf_alloc(*size, regs, rctx);
 	if (!rec)
-		return;
-	regs = ftrace_fill_perf_regs(hit->env.fregs, regs);
+		return NULL;
+	*regs = ftrace_fill_perf_regs(hit->env.fregs, *regs);
 #else
-	rec = perf_trace_buf_alloc(size, NULL, &rctx);
+	rec = perf_trace_buf_alloc(*size, NULL, rctx);
+	if (!rec)
+		return NULL;
+#endif
+	memset(rec + head, 0, *size - head);
+	return rec;
+}
+
+/**
+ * probe_hit_perf - give a hit's record to the perf events that listen
+ * @hit: the hit
+ */
+static nokprobe_inline void probe_hit_perf(struct probe_hit *hit)
+{
+	struct trace_event_call *call = trace_probe_event_call(hit->tp);
+	struct hlist_head *listeners = this_cpu_ptr(call->perf_events);
+	struct pt_regs *regs;
+	int rctx, size;
+	void *rec;
+
+	if (hlist_empty(listeners))
+		return;
+	rec = probe_hit_perf_alloc(hit, &size, &regs, &rctx);
 	if (!rec)
 		return;
-#endif
-	/* The buffer is perf's scratch: no byte of it may reach userspace. */
-	memset(rec + head, 0, size - head);
 	probe_hit_fill(hit, rec, NULL);
+	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
+			      listeners, NULL);
+}
+
+/**
+ * probe_hit_record_perf - record a hit for the instances and for perf
+ * @hit: the hit
+ *
+ * When instances and perf both take the hit, the programs run once, into
+ * perf's record, and the instances' records are copied from it.  The order
+ * matters: the instances' records are committed before perf's is
+ * submitted, because a BPF program perf runs for a listener may write
+ * into an instance's buffer (bpf_trace_printk()), which a reservation
+ * still held in this context would refuse it.  perf's buffer stays this
+ * context's until then; the ring buffer's writers do not use it.
+ */
+static nokprobe_inline void probe_hit_record_perf(struct probe_hit *hit)
+{
+	struct trace_event_call *call = trace_probe_event_call(hit->tp);
+	struct hlist_head *listeners = this_cpu_ptr(call->perf_events);
+	unsigned int head = probe_hit_head_size(hit);
+	struct pt_regs *regs;
+	int rctx, size;
+	void *rec;
+
+	if (hlist_empty(listeners)) {
+		probe_hit_record(hit);
+		return;
+	}
+	rec = probe_hit_perf_alloc(hit, &size, &regs, &rctx);
+	if (!rec) {
+		probe_hit_record(hit);
+		return;
+	}
+	probe_hit_fill(hit, rec, NULL);
+	hit->args = rec + head;
+	probe_hit_record(hit);
 	perf_trace_buf_submit(rec, size, rctx, call->event.type, 1, regs,
 			      listeners, NULL);
 }

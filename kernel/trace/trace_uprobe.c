@@ -813,120 +813,150 @@ static int parse_uprobe_place(char *word, char *spec, unsigned long *offset,
 	return 0;
 }
 
-/* The arguments (words 2 and up), then the print fmt they make. */
-static int tu_parse_args(struct trace_uprobe *tu, int argc, const char **argv)
-{
-	struct traceprobe_parse_context ctx = { .flags = TPARG_FL_USER };
-	int i, ret = 0;
+/**
+ * struct tu_definition - a uprobe definition, as its place is parsed
+ * @def: the definition
+ * @filename: the path of word 1, cut at its last ':'
+ * @spec: what follows that ':', "OFFSET[%return][(REF)]"
+ * @path: the file, once found
+ * @offset: the probe's offset in the file
+ * @ref: the offset of its SDT semaphore, 0 if none
+ * @is_return: a uretprobe
+ *
+ * The probe takes @filename and @path when it is made.
+ */
+struct tu_definition {
+	struct probe_definition	def;
+	char			*filename;
+	char			*spec;
+	struct path		path;
+	unsigned long		offset;
+	unsigned long		ref;
+	bool			is_return;
+};
 
-	if (tu_is_return(tu))
-		ctx.flags |= TPARG_FL_RETURN;
-	for (i = 0; i < argc && !ret; i++) {
-		trace_probe_log_set_index(i + 2);
-		ret = traceprobe_parse_probe_arg(&tu->tp, i, argv[i], &ctx);
-	}
-	traceprobe_finish_parse(&ctx);
-	if (ret)
-		return ret;
-	return traceprobe_set_print_fmt(&tu->tp, tu_is_return(tu) ?
-					PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL);
-}
+#define to_tu_definition(d)	container_of(d, struct tu_definition, def)
 
 /* "p|r[:[GRP/]EVENT] PATH:OFFSET[%return][(REF)] [ARGS]" */
-static int __trace_uprobe_create(int argc, const char **argv)
+static int tu_claim(struct probe_definition *def)
 {
-	const char *event = NULL, *group = UPROBE_EVENT_SYSTEM;
-	char name[MAX_EVENT_NAME_LEN], gbuf[MAX_EVENT_NAME_LEN];
-	unsigned long offset = 0, ref = 0;
-	struct trace_uprobe *tu = NULL;
-	bool is_return = argv[0][0] == 'r';
-	char *filename, *spec;
-	struct path path;
-	int ret;
+	struct tu_definition *ud = to_tu_definition(def);
+	const char *w0 = def->argv[0];
 
-	if ((argv[0][0] != 'p' && !is_return) || argc < 2)
+	if ((w0[0] != 'p' && w0[0] != 'r') || def->argc < 2)
 		return -ECANCELED;
-	if (argv[0][1] == ':')
-		event = argv[0] + 2;
-	if (!strchr(argv[1], '/'))
+	if (!strchr(def->argv[1], '/'))
 		return -ECANCELED;
-
-	filename = kstrdup(argv[1], GFP_KERNEL);
-	if (!filename)
+	ud->filename = kstrdup(def->argv[1], GFP_KERNEL);
+	if (!ud->filename)
 		return -ENOMEM;
 	/* The last ':' ends the path, which may have ':'s of its own. */
-	spec = strrchr(filename, ':');
-	if (!spec || !isdigit(spec[1])) {
-		kfree(filename);
+	ud->spec = strrchr(ud->filename, ':');
+	if (!ud->spec || !isdigit(ud->spec[1]))
 		return -ECANCELED;
-	}
+	*ud->spec++ = '\0';
+	ud->is_return = w0[0] == 'r';
+	def->group = UPROBE_EVENT_SYSTEM;
+	if (w0[1] == ':')
+		def->event = w0 + 2;
+	return 0;
+}
 
-	trace_probe_log_init("trace_uprobe", argc, argv);
+static int tu_parse_place(struct probe_definition *def)
+{
+	struct tu_definition *ud = to_tu_definition(def);
+	int ret;
+
 	/* Counted once the command is known to be ours, to log it. */
-	if (argc - 2 > MAX_TRACE_ARGS) {
+	if (def->nr_words > MAX_TRACE_ARGS) {
 		trace_probe_log_set_index(2);
 		trace_probe_log_err(0, TOO_MANY_ARGS);
-		kfree(filename);
-		trace_probe_log_clear();
 		return -E2BIG;
 	}
-	trace_probe_log_set_index(1);
-	*spec++ = '\0';
-	ret = tu_find_file(filename, &path);
+	ret = tu_find_file(ud->filename, &ud->path);
 	if (ret) {
 		__trace_probe_log_err(0, ret == -EINVAL ? TP_ERR_NO_REGULAR_FILE :
 							  TP_ERR_FILE_NOT_FOUND);
-		kfree(filename);
-		trace_probe_log_clear();
 		return ret;
 	}
-	ret = parse_uprobe_place(filename, spec, &offset, &ref, &is_return);
+	ret = parse_uprobe_place(ud->filename, ud->spec, &ud->offset, &ud->ref,
+				 &ud->is_return);
 	if (ret)
-		goto fail_place;
-
-	trace_probe_log_set_index(0);
-	if (event) {
-		ret = traceprobe_parse_event_name(&event, &group, gbuf,
-						  event - argv[0]);
-		if (ret)
-			goto fail_place;
+		return ret;
+	def->ctx.flags = TPARG_FL_USER;
+	def->print = PROBE_PRINT_NORMAL;
+	if (ud->is_return) {
+		def->ctx.flags |= TPARG_FL_RETURN;
+		def->print = PROBE_PRINT_RETURN;
 	}
-	if (!event) {
-		const char *base = kbasename(filename);
-		size_t len = strcspn(base, ".-_");
-
-		snprintf(name, sizeof(name), "p_%.*s_0x%lx", (int)len, base, offset);
-		event = name;
-	}
-
-	tu = alloc_trace_uprobe(group, event, argc - 2, is_return);
-	if (IS_ERR(tu)) {
-		ret = PTR_ERR(tu);
-		goto fail_place;
-	}
-	/* The probe owns the path and the name from here. */
-	tu->path = path;
-	tu->filename = filename;
-	tu->offset = offset;
-	tu->ref_ctr_offset = ref;
-	ret = tu_parse_args(tu, argc - 2, argv + 2);
-	if (!ret)
-		ret = register_trace_uprobe(tu);
-	if (ret)
-		free_trace_uprobe(tu);
-	trace_probe_log_clear();
-	return ret;
-
-fail_place:
-	trace_probe_log_clear();
-	path_put(&path);
-	kfree(filename);
-	return ret;
+	return 0;
 }
+
+/* "p_" and the file's name up to its first '.', '-' or '_', at the offset. */
+static void tu_default_name(struct probe_definition *def)
+{
+	struct tu_definition *ud = to_tu_definition(def);
+	const char *base = kbasename(ud->filename);
+	size_t len = strcspn(base, ".-_");
+
+	snprintf(def->name, sizeof(def->name), "p_%.*s_0x%lx", (int)len, base,
+		 ud->offset);
+}
+
+static struct trace_probe *tu_alloc(struct probe_definition *def)
+{
+	struct tu_definition *ud = to_tu_definition(def);
+	struct trace_uprobe *tu;
+
+	tu = alloc_trace_uprobe(def->group, def->event, def->args.argc,
+				ud->is_return);
+	if (IS_ERR(tu))
+		return ERR_CAST(tu);
+	/* The probe owns the path and the name from here. */
+	tu->path = ud->path;
+	tu->filename = ud->filename;
+	ud->path = (struct path){};
+	ud->filename = NULL;
+	tu->offset = ud->offset;
+	tu->ref_ctr_offset = ud->ref;
+	return &tu->tp;
+}
+
+static int tu_add(struct probe_definition *def)
+{
+	return register_trace_uprobe(container_of(def->tp, struct trace_uprobe,
+						  tp));
+}
+
+static void tu_free(struct trace_probe *tp)
+{
+	free_trace_uprobe(container_of(tp, struct trace_uprobe, tp));
+}
+
+static void tu_release(struct probe_definition *def)
+{
+	struct tu_definition *ud = to_tu_definition(def);
+
+	path_put(&ud->path);
+	kfree(ud->filename);
+}
+
+static const struct probe_definer tu_definer = {
+	.log_name	= "trace_uprobe",
+	.claim		= tu_claim,
+	.parse_place	= tu_parse_place,
+	.default_name	= tu_default_name,
+	.alloc		= tu_alloc,
+	.add		= tu_add,
+	.free		= tu_free,
+	.release	= tu_release,
+};
 
 static int tu_dyn_create(const char *raw_command)
 {
-	return trace_probe_create(raw_command, __trace_uprobe_create);
+	struct tu_definition ud = {};
+
+	return trace_probe_define(raw_command, &tu_definer, &ud.def);
 }
 
 static int create_or_delete_trace_uprobe(const char *raw_command)

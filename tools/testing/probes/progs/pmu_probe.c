@@ -15,7 +15,8 @@
  * "ok HITS", what the event counted. OPTS: -r return probe; -c OFF the
  * uprobe's ref_ctr_offset; -k exclude_kernel; -w on CPU 0 for every task
  * (the default is this task on any CPU); -S sample PERF_SAMPLE_RAW on
- * every hit. "open" opens a file for reading or writing (O_WRONLY, no
+ * every hit; -D the same into a mapped buffer, then print "samples N lost
+ * M" and the first sample's raw record (dump_samples()). "open" opens a file for reading or writing (O_WRONLY, no
  * O_TRUNC) and prints "ok" or the errno's name, as the privilege test
  * needs. "sweep" tries a kprobe at every STEP-th byte of [START, END), by
  * address, and prints "accepted N of M", then each address accepted (up
@@ -215,12 +216,61 @@ static long long count_calls(int fd, int calls)
 	return count;
 }
 
+/*
+ * The samples in @fd's buffer (@map, of @pages data pages after its control
+ * page), each a PERF_RECORD_SAMPLE of PERF_SAMPLE_RAW alone: print how many,
+ * then the first one's raw record with every byte that is not printable
+ * as '.', so that a test can look for the strings the record holds.
+ */
+static void dump_samples(struct perf_event_mmap_page *map, size_t pages)
+{
+	size_t size = pages * getpagesize();
+	const unsigned char *data = (const unsigned char *)map + getpagesize();
+	uint64_t head = __atomic_load_n(&map->data_head, __ATOMIC_ACQUIRE);
+	uint64_t pos = map->data_tail, samples = 0, lost = 0;
+	unsigned char rec[4096];
+	char first[4096];
+	uint32_t raw, i;
+
+	first[0] = '\0';
+	while (pos < head) {
+		struct perf_event_header hdr;
+
+		for (i = 0; i < sizeof(hdr); i++)
+			((unsigned char *)&hdr)[i] = data[(pos + i) % size];
+		if (hdr.size < sizeof(hdr) || hdr.size > sizeof(rec))
+			break;
+		for (i = 0; i < hdr.size; i++)
+			rec[i] = data[(pos + i) % size];
+		pos += hdr.size;
+		if (hdr.type == PERF_RECORD_LOST) {
+			lost++;
+			continue;
+		}
+		if (hdr.type != PERF_RECORD_SAMPLE)
+			continue;
+		if (!samples++) {
+			memcpy(&raw, rec + sizeof(hdr), sizeof(raw));
+			for (i = 0; i < raw && i < sizeof(first) - 1 &&
+			     sizeof(hdr) + sizeof(raw) + i < hdr.size; i++) {
+				unsigned char c = rec[sizeof(hdr) + sizeof(raw) + i];
+
+				first[i] = c >= 0x20 && c < 0x7f ? c : '.';
+			}
+			first[i] = '\0';
+		}
+	}
+	printf("samples %llu lost %llu\n", (unsigned long long)samples,
+	       (unsigned long long)lost);
+	printf("raw %s\n", first);
+}
+
 /* ---- One event, from the command line ---------------------------------- */
 
 static int usage(void)
 {
 	fprintf(stderr,
-		"usage: pmu_probe [-r] [-c REF] [-k] [-w] [-S] [-n CALLS] kprobe SYMBOL|0xADDR [OFFSET]\n"
+		"usage: pmu_probe [-r] [-c REF] [-k] [-w] [-S|-D] [-n CALLS] kprobe SYMBOL|0xADDR [OFFSET]\n"
 		"       pmu_probe [...] uprobe PATH OFFSET\n"
 		"       pmu_probe [...] tracepoint ID\n"
 		"       pmu_probe open PATH r|w\n"
@@ -278,6 +328,7 @@ int main(int argc, char **argv)
 	struct perf_event_attr a;
 	struct target t = this_task;
 	int ret = 0, excl = 0, raw = 0, calls = -1, fd, i = 1;
+	struct perf_event_mmap_page *map = NULL;
 	u64 ref = 0;
 	long long hits;
 
@@ -305,6 +356,8 @@ int main(int argc, char **argv)
 			t = (struct target){ -1, 0 };
 		else if (!strcmp(argv[i], "-S"))
 			raw = 1;
+		else if (!strcmp(argv[i], "-D"))
+			raw = 2;
 		else if (!strcmp(argv[i], "-c") && i + 1 < argc)
 			ref = strtoull(argv[++i], NULL, 0);
 		else if (!strcmp(argv[i], "-n") && i + 1 < argc)
@@ -357,18 +410,31 @@ int main(int argc, char **argv)
 		printf("%s\n", errname(-fd));
 		return 1;
 	}
+	if (raw == 2) {
+		/* 64 pages: room for a few hundred samples of a small record. */
+		map = mmap(NULL, (1 + 64) * getpagesize(), PROT_READ | PROT_WRITE,
+			   MAP_SHARED, fd, 0);
+		if (map == MAP_FAILED) {
+			printf("mmap %s\n", errname(errno));
+			close(fd);
+			return 1;
+		}
+	}
 	if (calls < 0) {
 		printf("ok\n");
 		close(fd);
 		return 0;
 	}
 	hits = count_calls(fd, calls);
-	close(fd);
 	if (hits < 0) {
 		printf("count %s\n", errname((int)-hits));
+		close(fd);
 		return 1;
 	}
 	printf("ok %lld\n", hits);
+	if (map)
+		dump_samples(map, 64);
+	close(fd);
 	return 0;
 }
 

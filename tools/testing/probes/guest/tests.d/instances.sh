@@ -5,7 +5,10 @@
 # them into the others: each instance must still show exactly its own
 # records, strings included, a filter set in one instance must drop
 # records there only, and an instance the event is not enabled in must
-# get none. The kprobe, kretprobe and fprobe front ends each.
+# get none. When perf takes the hit as well, the arguments are fetched
+# once, into perf's record, and the instance's record is copied from it:
+# both must hold the hit's values, strings included. The kprobe,
+# kretprobe and fprobe front ends each.
 . /harness/lib.sh
 suite_start
 
@@ -14,6 +17,9 @@ show_state() {
 	echo "error_log:"; cat error_log
 	for d in . instances/*; do
 		echo "$d/trace:"; grep -v '^#' "$d/trace" | head -8
+	done
+	for f in /tmp/inst.perf.*; do
+		[ -f "$f" ] && { echo "$f:"; cat "$f"; }
 	done
 }
 check() { check_that instances "$@"; }
@@ -74,6 +80,28 @@ done
 # Both strings were copied whole, the second after the first: the
 # kernel's name (init_uts_ns's first field, its sysname) and $comm.
 check k-strings-copied [ "$(grep -c '^k: (.*) u="Linux" c="[a-z_]*_loop"$' /tmp/inst.k.a)" -ge 40 ]
+
+# perf and the top instance take the same hits: pmu_probe opens the event
+# by its id for itself alone, samples each hit's raw record into a mapped
+# buffer and makes 30 getppid() calls; its records' $comm is "pmu_probe".
+echo >trace
+for ev in k r f; do
+	[ -d events/inst/$ev ] || continue
+	echo 1 >events/inst/$ev/enable
+	/harness/progs/pmu_probe -D -n 30 tracepoint "$(cat events/inst/$ev/id)" \
+		>/tmp/inst.perf.$ev 2>&1
+	echo 0 >events/inst/$ev/enable
+	check "$ev-perf-every-hit" grep -qx 'samples 30 lost 0' /tmp/inst.perf.$ev
+	check "$ev-perf-instance-every-hit" \
+		[ "$(args . $ev | grep -c 'c="pmu_probe"$')" -eq 30 ]
+	# A string's bytes in perf's record: NULs and binary words as '.'.
+	check "$ev-perf-strings" grep -q '^raw .*pmu_probe' /tmp/inst.perf.$ev
+done
+if [ -d events/inst/k ]; then
+	check k-perf-strings-both grep -q '^raw .*Linux.pmu_probe' /tmp/inst.perf.k
+	check k-perf-instance-strings \
+		[ "$(args . k | grep -c '^k: (.*) u="Linux" c="pmu_probe"$')" -eq 30 ]
+fi
 
 clean_slate
 for d in instances/inst_a instances/inst_b instances/inst_off; do
