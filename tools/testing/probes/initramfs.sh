@@ -88,6 +88,14 @@ cp "$SRC/.config" "$root/harness/kernel.config"
 # Where the kernel was linked to run, for tests that check KASLR moved it.
 awk '$3 == "_stext" { print $1 }' "$SRC/System.map" >"$root/harness/kernel.stext"
 cp -r "$SRC/tools/testing/selftests/ftrace" "$root/ftrace"
+# The series' own ftracetest cases run on upstream's kernel too: they
+# check what both kernels do, and upstream's tree, the base alone, lacks
+# them. They are new files (assemble.sh refuses to let the series
+# overwrite upstream's), so this adds tests and replaces none.
+ours_tc=$TOP/tools/testing/selftests/ftrace/test.d
+if [ "$KERNEL" = upstream ] && [ -d "$ours_tc" ]; then
+	cp -r "$ours_tc/." "$root/ftrace/test.d/"
+fi
 # The ftracetest tests not to run on this guest and kernel: those that
 # `expected` lists as NOTRUN for it (a test that takes the kernel down
 # leaves no results for the others).
