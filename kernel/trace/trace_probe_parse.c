@@ -1146,9 +1146,18 @@ static int finish_prog(struct arg_parse *ap, const char *type)
 		extra++;
 	} else if (!type && ctx->last_type &&
 		   (ctx->last_bitsize % 8 || ctx->last_bitoffs)) {
-		prog->bf_lshift = 64 - (ctx->last_bitsize + ctx->last_bitoffs);
-		prog->bf_rshift = 64 - ctx->last_bitsize;
-		prog->bf_size = 8;
+		/*
+		 * A BTF bitfield: the member's type is what is read, from the
+		 * byte the field starts in, and is the container the shifts
+		 * apply to; the field must end inside it, as it does but in
+		 * a packed structure.
+		 */
+		if (ctx->last_bitsize + ctx->last_bitoffs > prog->size * 8)
+			return parse_fail(ap, tpos, TP_ERR_BAD_BITFIELD);
+		prog->bf_lshift = prog->size * 8 -
+				  (ctx->last_bitsize + ctx->last_bitoffs);
+		prog->bf_rshift = prog->size * 8 - ctx->last_bitsize;
+		prog->bf_size = prog->size;
 		extra++;
 	}
 

@@ -19,13 +19,13 @@
 # the namespace when CMD ends, however it ends; none is made in the host's,
 # so runs neither stack mounts nor leave any, however many run at once.
 . "$(dirname "$0")/lib.sh"
+# shellcheck source=debroot.sh
+. "$HARNESS/debroot.sh"
 
 CLANG_SUITE=trixie
 CLANG_V=19
-MIRROR=http://deb.debian.org/debian
 dir=$BUILD/roots/clang
 root=$dir/root
-stamp=$dir/done
 log=$dir/install.log
 # HOSTCC is clang too: no gcc. openssl makes the modules' signing key
 # (MODULE_SIG). util-linux (flock) is essential in trixie, but build.sh's
@@ -49,50 +49,7 @@ in_root() {
 
 # Made, and as this script wants it: say nothing.
 ensure() {
-	[ "$(cat "$stamp" 2>/dev/null)" != "$CLANG_SUITE: $PKGS" ] || return 0
-	command -v debootstrap >/dev/null ||
-		die "clangroot: no debootstrap (TOOLCHAIN=clang make setup installs it)"
-	mkdir -p "$dir"
-	# One at a time; the lock is the subshell's alone, not inherited by
-	# what run runs.
-	(
-	flock 8
-	[ "$(cat "$stamp" 2>/dev/null)" != "$CLANG_SUITE: $PKGS" ] || exit 0
-	rm -f "$stamp"
-	: >"$log"
-	if [ ! -f "$dir/bootstrapped" ]; then
-		# rm -rf would go into a bind mount of the project: there is
-		# none in the host's namespace, but make sure.
-		if awk '{ print $5 }' /proc/self/mountinfo | grep -q "^$root\(/\|$\)"; then
-			die "clangroot: something is mounted under $root; unmount it first"
-		fi
-		rm -rf "$root"
-		say "clangroot: debootstrap $CLANG_SUITE into $root (log: $log)"
-		# debootstrap mounts /proc and /sys in the root: in a
-		# namespace of its own, they cannot outlive it.
-		unshare --mount --propagation private -- debootstrap --variant=minbase \
-			"$CLANG_SUITE" "$root" "$MIRROR" >>"$log" 2>&1 ||
-			{ tail -20 "$log" >&2; die "clangroot: debootstrap failed"; }
-		touch "$dir/bootstrapped"
-	fi
-	# apt in the root needs the host's resolver; nothing in it may start
-	# a service.
-	cp /etc/resolv.conf "$root/etc/resolv.conf"
-	printf '#!/bin/sh\nexit 101\n' >"$root/usr/sbin/policy-rc.d"
-	chmod +x "$root/usr/sbin/policy-rc.d"
-	say "clangroot: installing $PKGS"
-	# shellcheck disable=SC2086
-	{
-		in_root apt-get -q update &&
-		DEBIAN_FRONTEND=noninteractive in_root apt-get -q install -y \
-			--no-install-recommends $PKGS &&
-		in_root apt-get clean
-	} >>"$log" 2>&1 || { tail -20 "$log" >&2; die "clangroot: apt-get in $root failed"; }
-	in_root clang-$CLANG_V --version >>"$log" 2>&1 ||
-		{ tail -5 "$log" >&2; die "clangroot: clang-$CLANG_V does not run in $root"; }
-	echo "$CLANG_SUITE: $PKGS" >"$stamp"
-	say "clangroot: $(in_root clang-$CLANG_V --version | head -1)"
-	) 8>>"$dir/lock"
+	debroot_ensure clangroot "$dir" "$CLANG_SUITE" "$PKGS" in_root
 }
 
 case ${1:-} in

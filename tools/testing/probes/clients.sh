@@ -8,12 +8,22 @@
 # The kernels are FLAVOR=clients builds (config/clients.config: DWARF,
 # BTF and virtio disks); the userland is userland.sh's image, built once per
 # architecture and reused; the kernel's vmlinux goes to the guest on a
-# second disk, for perf probe.
+# second disk, for perf probe; the kernel's own BPF selftests runner,
+# test_progs, with the tests of probes and the kernel's bpf_testmod.ko, on
+# a third (bpf-selftests.sh, guest/clients.d/bpf-selftests.sh).
+# CLIENTS_SUITES=NAME[,NAME...] runs only those suites of guest/clients.d/
+# (bpf-selftests, bpftrace, ftracetest, libbpf-tools, perf, perf-tests),
+# for work on one.
 . "$(dirname "$0")/lib.sh"
 
 export FLAVOR=clients
 GUESTS=${GUESTS:-arm64}
 KERNELS=${KERNELS:-series upstream}
+SUITES=${CLIENTS_SUITES:-}
+SUITES=${SUITES//,/ }
+# selected SUITE: the suite runs (no CLIENTS_SUITES, or it names the suite's
+# file: ftracetest.sh reports as userland-ftracetest).
+selected() { [ -z "$SUITES" ] || [[ " $SUITES " == *" ${1#userland-} "* ]]; }
 out=$BUILD/check-clients
 mkdir -p "$out"
 rc=0
@@ -79,8 +89,21 @@ for guest in $GUESTS; do
 			{ echo "@log guest build"; tail -60 "$LOGS/clients-prepare.log"; echo "@endlog"; } >>"$results"
 		else
 			grep -E '^(config|  CONFIG_|build:|userland:)' "$LOGS/clients-prepare.log" >&2 || true
+			# test_progs's disk: a build that fails is a failure of its
+			# own; the other suites run.
+			bpfsel=
+			if selected bpf-selftests; then
+				if ! bpfsel=$("$HARNESS/bpf-selftests.sh" image 2>"$LOGS/clients-bpf-selftests.log"); then
+					bpfsel=
+					echo "@result bpf-selftests FAIL build" >>"$results"
+					{ echo "@log bpf-selftests build"; tail -60 "$LOGS/clients-bpf-selftests.log"
+					  echo "@endlog"; } >>"$results"
+				fi
+				grep '^bpf-selftests:' "$LOGS/clients-bpf-selftests.log" >&2 || true
+			fi
 			start=$(date +%s)
-			if DISKS="$BUILD/debs/$DEB_ARCH/userland.img $KDIR/kernel-files.img" \
+			if DISKS="$BUILD/debs/$DEB_ARCH/userland.img $KDIR/kernel-files.img${bpfsel:+ $bpfsel}" \
+			   BOOT_ARGS="${BOOT_ARGS:-}${SUITES:+ clients=${SUITES// /,}}" \
 			   "$HARNESS/boot.sh" clients "${CHECK_TIMEOUT:-3600}" \
 			   >"$LOGS/clients.out" 2>"$LOGS/clients-boot.err"; then
 				echo "@result guest PASS boot-and-run" >>"$results"
@@ -91,7 +114,9 @@ for guest in $GUESTS; do
 			fi
 			say "check-clients: the $guest $kernel guest ran in $(($(date +%s) - start)) s"
 			# A suite that could not run at all reports nothing.
-			for suite in bpftrace perf perf-tests userland-ftracetest libbpf-tools; do
+			for suite in bpftrace perf perf-tests userland-ftracetest libbpf-tools \
+				${bpfsel:+bpf-selftests}; do
+				selected "$suite" || continue
 				grep -q "^@result $suite " "$LOGS/clients.results" ||
 					echo "@result clients FAIL $suite-reported" >>"$results"
 			done

@@ -1,14 +1,16 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The guest side of `make check-clients`: bpftrace, perf, perf's own tests
-# of probes and the ftracetest tests that need a real shell, run in the
+# of probes, the ftracetest tests that need a real shell and the kernel's
+# BPF selftests of probes (test_progs), run in the
 # Debian userland that the host attached as a disk (userland.sh's image,
 # labelled "userland"), with the kernel's own files (its vmlinux and some
 # of its sources, for perf probe) on another ("kernel-files"): found by
 # label, as arm64's virt machine numbers its virtio-mmio disks in the
-# reverse of QEMU's order. Each suite of clients.d/ runs by bash in a
-# chroot of that userland, and reports on fd 3 as the other guest suites
-# do. "clients.sh mount" only mounts it (for make shell).
+# reverse of QEMU's order; the BPF selftests' on a third ("bpf-selftests").
+# Each suite of clients.d/ runs by bash in a chroot of that userland, and
+# reports on fd 3 as the other guest suites do. "clients.sh mount" only
+# mounts it (for make shell).
 . /harness/lib.sh
 
 # disk LABEL: the block device whose file system has that label.
@@ -53,9 +55,22 @@ if [ -f $root/boot/comp-dirs ]; then
 		mkdir -p "$root$d" && mount -o bind $root/boot/src "$root$d"
 	done <$root/boot/comp-dirs
 fi
+# test_progs, the kernel's own BPF selftests runner, and this kernel's
+# bpf_testmod.ko, on a third disk when the host built them (bpf-selftests.sh;
+# clients.d/bpf-selftests.sh runs them from there).
+if bpfsel=$(disk bpf-selftests 2>/dev/null); then
+	mkdir -p $root/bpf-selftests
+	mount -t ext4 "$bpfsel" $root/bpf-selftests || result clients FAIL mount-bpf-selftests
+fi
 [ "${1:-}" != mount ] || exit 0
 
+# clients=NAME[,NAME...] on the kernel command line (clients.sh's
+# CLIENTS_SUITES): only those suites of clients.d/, for work on one.
+names=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^clients=//p' | tr , ' ')
 for t in /harness/clients.d/*.sh; do
+	if [ -n "$names" ]; then
+		case " $names " in *" $(basename "$t" .sh) "*) ;; *) continue ;; esac
+	fi
 	t0=$(cut -d. -f1 /proc/uptime)
 	env -i HOME=/root TERM=dumb PATH=/usr/sbin:/usr/bin:/sbin:/bin \
 		RESULTS_FD=3 chroot $root /bin/bash "$t" ||

@@ -168,16 +168,7 @@ struct file {
 	struct path f_path;
 };
 
-/* No BTF on the host: $arg* names nothing (the parser asks no BTF). */
-struct btf;
-struct btf_param {
-	u32 name_off;
-	u32 type;
-};
-
-static inline const char *btf_name_by_offset(const struct btf *btf, u32 off)
-{
-	return NULL;
-}
+/* The kernel's ilog2(), for the powers of two the parser gives it. */
+#define ilog2(n)	(63 - __builtin_clzll(n))
 
 int regs_query_register_offset(const char *name);

@@ -3,13 +3,30 @@
  * The probe-argument parser (kernel/trace/trace_probe_parse.c) built for
  * the host: the cases of parse-cases.txt, then a fuzz run of random and
  * mutated arguments, under AddressSanitizer, UBSan and LeakSanitizer.
- * Prints "@result parser STATUS NAME" lines.
+ * Built twice, as the kernel is: with CONFIG_PROBE_EVENTS_BTF_ARGS, on
+ * btf-shim.c's fake BTF, it prints "@result parser STATUS NAME" lines;
+ * without, "@result parser-nobtf STATUS NAME".
  *
  *   parse-test CASES [FUZZ_ITERATIONS [SEED]]
  */
 #include "trace_probe_prog.h"
 #include "trace_probe_parse.c"
 #include "parse-errnames.h"
+
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+#include "btf-shim.h"
+#define SUITE	"parser"
+#else
+#define SUITE	"parser-nobtf"
+static int btf_shim_refs(void)
+{
+	return 0;
+}
+
+static void btf_shim_exit(void)
+{
+}
+#endif
 
 static int last_err = -1, last_pos;
 
@@ -23,9 +40,27 @@ void trace_probe_log_set_index(int index)
 {
 }
 
+/*
+ * The event an event probe ("t") is attached to: one with two task
+ * pointers, as a probe event recording them has, for typecasts to name
+ * what they point to, and a number.
+ */
+struct ftrace_event_field {
+	const char *name;
+};
+
+static struct ftrace_event_field event_fields[] = {
+	{ "prev" }, { "next" }, { "prev_state" },
+};
+
 struct ftrace_event_field *probe_event_field(struct trace_event_call *event,
 					     const char *name)
 {
+	int i;
+
+	for (i = 0; i < (int)ARRAY_SIZE(event_fields); i++)
+		if (!strcmp(event_fields[i].name, name))
+			return &event_fields[i];
 	return NULL;
 }
 
@@ -52,97 +87,184 @@ static const char *const base_names[] = {
 
 static const char *const store_names[] = { "RAW", "MEM", "STRING", "SYMSTR" };
 
-static unsigned int flags_of(const char *f)
+static unsigned int flags_of(const char *f, size_t len)
 {
-	if (!strcmp(f, "k"))
-		return TPARG_FL_KERNEL;
-	if (!strcmp(f, "e"))
-		return TPARG_FL_KERNEL | TPARG_FL_FENTRY;
-	if (!strcmp(f, "r"))
-		return TPARG_FL_KERNEL | TPARG_FL_RETURN;
-	if (!strcmp(f, "u"))
-		return TPARG_FL_USER;
-	if (!strcmp(f, "ur"))
-		return TPARG_FL_USER | TPARG_FL_RETURN;
-	if (!strcmp(f, "f"))
-		return TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_FENTRY;
-	if (!strcmp(f, "fr"))
-		return TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_RETURN;
-	if (!strcmp(f, "tp"))
-		return TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_FENTRY |
-		       TPARG_FL_TPOINT;
+	static const struct {
+		const char	*name;
+		unsigned int	flags;
+	} where[] = {
+		{ "k", TPARG_FL_KERNEL },
+		{ "e", TPARG_FL_KERNEL | TPARG_FL_FENTRY },
+		{ "r", TPARG_FL_KERNEL | TPARG_FL_RETURN },
+		{ "u", TPARG_FL_USER },
+		{ "ur", TPARG_FL_USER | TPARG_FL_RETURN },
+		{ "f", TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_FENTRY },
+		{ "fr", TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_RETURN },
+		{ "tp", TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_FENTRY |
+			TPARG_FL_TPOINT },
+	};
+	int i;
+
+	for (i = 0; i < (int)ARRAY_SIZE(where); i++)
+		if (strlen(where[i].name) == len &&
+		    !strncmp(where[i].name, f, len))
+			return where[i].flags;
 	return TPARG_FL_KERNEL | TPARG_FL_TEVENT;
 }
 
-static struct trace_probe *parse(const char *text, unsigned int flags, int *ret)
+/*
+ * "FLAGS[@FUNC]": where the argument is read, and the function probed,
+ * which the front ends give the parser for its BTF: a kprobe or fprobe
+ * the symbol, a tracepoint probe its stub "__probestub_FUNC".  Without
+ * one, a probe at an address.
+ */
+static void context_of(const char *where, struct traceprobe_parse_context *ctx,
+		       char *func, size_t size)
 {
-	struct traceprobe_parse_context ctx = { .flags = flags };
-	struct trace_probe *tp = calloc(1, sizeof(*tp) + sizeof(struct probe_arg));
+	const char *at = strchr(where, '@');
+	size_t len = at ? (size_t)(at - where) : strlen(where);
 
-	tp->nr_args = 1;
+	ctx->flags = flags_of(where, len);
+	if (!at)
+		return;
+	snprintf(func, size, "%s%s",
+		 ctx->flags & TPARG_FL_TPOINT ? "__probestub_" : "", at + 1);
+	ctx->funcname = func;
+}
+
+/*
+ * Parse @argv as a front end parses the argument words of a definition:
+ * expanded first ($argN, $arg* and %pd by trace_probe_expand_words()),
+ * then each word they became as an argument of its own.  *@wordlen is the
+ * length of the word refused, which the error's offset is in.
+ */
+static struct trace_probe *parse(int argc, const char **argv, const char *where,
+				 int *ret, size_t *wordlen)
+{
+	struct traceprobe_parse_context ctx = { };
+	struct probe_words w = { };
+	const char *words[4];
+	struct trace_probe *tp;
+	char func[128];
+	int i, n;
+
+	if (argc > (int)ARRAY_SIZE(words))
+		abort();
+	context_of(where, &ctx, func, sizeof(func));
 	last_err = -1;
-	*ret = traceprobe_parse_probe_arg(tp, 0, text, &ctx);
+	/* %pd and %pD words are rewritten in the array, into w's memory. */
+	for (*wordlen = 0, i = 0; i < argc; i++) {
+		words[i] = argv[i];
+		if (strlen(argv[i]) > *wordlen)
+			*wordlen = strlen(argv[i]);
+	}
+	*ret = trace_probe_expand_words(&w, argc, words, &ctx);
+	n = w.argc > 1 ? w.argc : 1;
+	tp = calloc(1, sizeof(*tp) + n * sizeof(struct probe_arg));
+	for (i = 0; !*ret && i < w.argc; i++) {
+		tp->nr_args = i + 1;
+		*wordlen = strlen(w.argv[i]);
+		*ret = traceprobe_parse_probe_arg(tp, i, w.argv[i], &ctx);
+	}
 	traceprobe_finish_parse(&ctx);
+	trace_probe_free_words(&w);
 	return tp;
 }
 
 static void release(struct trace_probe *tp)
 {
-	traceprobe_free_probe_arg(&tp->args[0]);
+	int i;
+
+	for (i = 0; i < tp->nr_args; i++)
+		traceprobe_free_probe_arg(&tp->args[i]);
 	free(tp->entry_arg);
 	free(tp);
 }
 
-/* What a parse gave, as parse-cases.txt writes it. */
+/*
+ * What a parse gave, as parse-cases.txt writes it: each argument's
+ * "ok NAME TYPE BASE[:PARAM] STORE ACCESSES [OFFSETS] [bf LSHIFT RSHIFT
+ * SIZE]", " | " between the arguments $arg* became, or "err CODE OFFSET".
+ */
 static void describe(struct trace_probe *tp, int ret, char *out, size_t size)
 {
-	struct probe_arg *a = &tp->args[0];
-	int n, i;
+	int n = 0, i, j;
 
 	if (ret) {
 		snprintf(out, size, "err %s %d", last_err >= 0 ?
 			 err_names[last_err] : "(none)", last_pos);
 		return;
 	}
-	n = snprintf(out, size, "ok %s %s %s %s %u", a->name, a->type->name,
-		     base_names[a->prog.base], store_names[a->prog.store],
-		     a->prog.nderef);
-	for (i = 0; i < a->prog.nderef; i++)
-		n += snprintf(out + n, size - n, "%s%ld", i ? "," : " ",
-			      a->prog.offs[i]);
+	out[0] = '\0';
+	for (j = 0; j < tp->nr_args && n < (int)size; j++) {
+		struct probe_arg *a = &tp->args[j];
+
+		n += snprintf(out + n, size - n, "%sok %s %s %s",
+			      j ? " | " : "", a->name, a->type->name,
+			      base_names[a->prog.base]);
+		/* Which argument, or where its word was saved at the entry. */
+		if ((a->prog.base == FETCH_BASE_ARG ||
+		     a->prog.base == FETCH_BASE_EDATA) && n < (int)size)
+			n += snprintf(out + n, size - n, ":%lu", a->prog.param);
+		if (n < (int)size)
+			n += snprintf(out + n, size - n, " %s %u",
+				      store_names[a->prog.store],
+				      a->prog.nderef);
+		for (i = 0; i < a->prog.nderef && n < (int)size; i++)
+			n += snprintf(out + n, size - n, "%s%ld", i ? "," : " ",
+				      a->prog.offs[i]);
+		if (a->prog.bf_rshift && n < (int)size)
+			n += snprintf(out + n, size - n, " bf %u %u %u",
+				      a->prog.bf_lshift, a->prog.bf_rshift,
+				      a->prog.bf_size);
+	}
 }
 
+/*
+ * A case is "WHERE<TAB>ARGUMENT<TAB>EXPECTED[<TAB>EXPECTED WITHOUT BTF]":
+ * the last only where a kernel without BTF arguments gives another result.
+ */
 static int run_cases(const char *path)
 {
-	char line[512], got[512];
+	char line[1024], got[1024];
 	int bad = 0;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return 1;
 	while (fgets(line, sizeof(line), f)) {
-		char *flags, *text, *want;
+		char *where, *text, *want, *nobtf;
 		struct trace_probe *tp;
-		int ret;
+		size_t len;
+		int ret, held;
 
 		line[strcspn(line, "\n")] = '\0';
 		if (line[0] == '#' || !line[0])
 			continue;
-		flags = strtok(line, "\t");
+		where = strtok(line, "\t");
 		text = strtok(NULL, "\t");
 		want = strtok(NULL, "\t");
-		if (!flags || !text || !want)
+		nobtf = strtok(NULL, "\t");
+		if (!where || !text || !want)
 			continue;
-		tp = parse(text, flags_of(flags), &ret);
+		if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && nobtf)
+			want = nobtf;
+		held = btf_shim_refs();
+		tp = parse(1, (const char **)&text, where, &ret, &len);
 		describe(tp, ret, got, sizeof(got));
 		release(tp);
+		/* A reference the parse took and kept fails the case. */
+		if (btf_shim_refs() != held)
+			snprintf(got + strlen(got), sizeof(got) - strlen(got),
+				 ", %d BTF references held",
+				 btf_shim_refs() - held);
 		if (!strcmp(got, want)) {
-			printf("@result parser PASS %s %s\n", flags, text);
+			printf("@result " SUITE " PASS %s %s\n", where, text);
 		} else {
 			bad++;
-			printf("@result parser FAIL %s %s\n", flags, text);
-			printf("@log parser %s %s\nwant: %s\ngot:  %s\n@endlog\n",
-			       flags, text, want, got);
+			printf("@result " SUITE " FAIL %s %s\n", where, text);
+			printf("@log " SUITE " %s %s\n", where, text);
+			printf("want: %s\ngot:  %s\n@endlog\n", want, got);
 		}
 	}
 	fclose(f);
@@ -164,12 +286,35 @@ static unsigned int rnd(unsigned int n)
 static const char alphabet[] =
 	"%$@+-()[]{}:=/\\\"'0123456789abcdefxsuprkbl_.>*,tg ";
 
-static void mutate(char *s, size_t size, char **corpus, int nc)
+/*
+ * Pieces of the BTF forms, which one character at a time seldom makes:
+ * structure and member names of btf-shim.c, the "->" and "." that walk
+ * them, the typecast forms.
+ */
+static const char *const tokens[] = {
+	"->", ".", ",", "-", "$current->", "$retval", "$arg*", "$arg1",
+	"(task_struct)", "(task_struct,", "(file)", "(file,f_path)",
+	"(dentry)", "(list_head)", "(btf_shim_dev)", "()", "(nosuch)",
+	"pid", "comm", "real_parent->", "group_leader->", "tasks.next",
+	"in_execve", "sched_reset_on_fork", "se", "se.group_node", "prio",
+	"f_path.dentry->", "d_name.name", "file", "buf", "count", "pos",
+	"prev->", "dev->owner->", "lb->flag3", ":string", ":ustring", ":u8",
+	"@jiffies+8", "this_cpu_read(", "this_cpu_ptr(", "+0(", ")",
+	":%pd", ":%pD",
+};
+
+struct corpus_case {
+	char	*where;
+	char	*text;
+};
+
+static void mutate(char *s, size_t size, const struct corpus_case *corpus,
+		   int nc)
 {
 	size_t len = strlen(s), i = rnd(len + 1), j;
 	const char *w;
 
-	switch (rnd(6)) {
+	switch (rnd(7)) {
 	case 0:		/* drop a character */
 		if (len)
 			memmove(s + i, s + i + 1, len - i);
@@ -189,7 +334,9 @@ static void mutate(char *s, size_t size, char **corpus, int nc)
 		s[i] = '\0';
 		break;
 	case 4:		/* splice another case in */
-		w = corpus[rnd(nc)];
+	case 5:		/* or a piece of the BTF forms */
+		w = rnd(2) ? corpus[rnd(nc)].text :
+			     tokens[rnd(ARRAY_SIZE(tokens))];
 		if (len + strlen(w) + 1 < size) {
 			memmove(s + i + strlen(w), s + i, len - i + 1);
 			memcpy(s + i, w, strlen(w));
@@ -205,43 +352,75 @@ static void mutate(char *s, size_t size, char **corpus, int nc)
 }
 
 /* A parse must leave a consistent program, or one logged error in range. */
-static const char *check(struct trace_probe *tp, int ret, const char *text)
+static const char *check(struct trace_probe *tp, int ret, size_t wordlen)
 {
-	struct probe_arg *a = &tp->args[0];
+	unsigned int size = 0;
+	int i;
 
+	if (btf_shim_refs())
+		return "a BTF reference is still held after the parse";
 	if (ret) {
 		if (ret == -ENOMEM)
 			return NULL;
 		if (last_err < 0 || last_err >= TP_ERR_NR)
 			return "refused without an error code";
-		if (last_pos < 0 || last_pos > (int)strlen(text))
+		if (last_pos < 0 || last_pos > (int)wordlen)
 			return "error position outside the argument";
 		return NULL;
 	}
-	if (!a->type || !a->name || !a->comm)
-		return "accepted without a type, a name or its text";
-	if (a->prog.nderef > FETCH_MAX_DEREF)
-		return "more memory accesses than the program holds";
-	if (a->dynamic != a->type->is_string)
-		return "a string that is not stored as one";
-	if (tp->size != (ssize_t)(a->type->size * (a->count ?: 1)))
+	for (i = 0; i < tp->nr_args; i++) {
+		struct probe_arg *a = &tp->args[i];
+
+		if (!a->type || !a->name || !a->comm)
+			return "accepted without a type, a name or its text";
+		if (a->prog.nderef > FETCH_MAX_DEREF)
+			return "more memory accesses than the program holds";
+		if (a->dynamic != a->type->is_string)
+			return "a string that is not stored as one";
+		if (a->offset != size)
+			return "its field is not after the one before";
+		size += a->type->size * (a->count ?: 1);
+		if (a->prog.bf_rshift &&
+		    (a->prog.bf_rshift > 63 || !a->prog.bf_size))
+			return "a bitfield with impossible shifts";
+		/* The bitfield is cut in the stored value, no wider. */
+		if (a->prog.bf_rshift &&
+		    (a->prog.bf_size != a->type->size ||
+		     a->prog.bf_rshift >= a->prog.bf_size * 8 ||
+		     a->prog.bf_lshift > a->prog.bf_rshift))
+			return "a bitfield wider than its stored value";
+	}
+	if (tp->size != size)
 		return "its field size is wrong";
-	if (a->prog.bf_rshift && (a->prog.bf_rshift > 63 || !a->prog.bf_size))
-		return "a bitfield with impossible shifts";
 	return NULL;
 }
 
 /*
- * The error codes 7.3's definition language added that one argument can
- * give without BTF: the fuzz must reach each, or its grammar misses what
- * they check.  The TYPECAST_* codes need BTF, which the host build has
- * none of: the parser's KUnit suite and the guest's fuzz reach those.
+ * Error codes the fuzz must reach, or its grammar misses what they check.
+ * Upstream 7.3 has ten codes 6.12 had not: TOO_MANY_NESTED, NOSUP_PERCPU,
+ * NO_EVENT_FIELD and the four TYPECAST_*, which the parser gives; and
+ * three no fuzzed command can: TOO_MANY_EARGS (trace_fprobe.c's, for
+ * entry data), TOO_MANY_ARGS (over 128 words, which $arg* cannot make
+ * with its 128 bytes of names), TYPECAST_NOT_EVENT (7.3 lists it but
+ * never logs it; the series has not).  Without BTF, the parser gives the
+ * first three only.
  */
 static int fuzz_reached(const bool *seen)
 {
 	static const char *const want[] = {
 		"TOO_MANY_NESTED", "NOSUP_PERCPU", "NO_EVENT_FIELD",
+		/* Older, but only a command of several words gives it. */
+		"DOUBLE_ARGS",
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+		"TYPECAST_BAD_ARROW", "TYPECAST_NOT_ALIGNED",
+		"TYPECAST_REQ_FIELD", "TYPECAST_SYM_OFFSET",
+		/* Older, but only BTF gives them. */
+		"NO_BTFARG", "NO_BTF_ENTRY", "NO_PTR_STRCT", "NOSUP_DAT_ARG",
+		"BAD_HYPHEN", "NO_BTF_FIELD", "BAD_BTF_TID", "BAD_TYPE4STR",
+		"NO_RETVAL", "ARGS_2LONG",
+#endif
 	};
+	static const char name[] = "fuzz-reaches-7.3-errors";
 	int i, j, missed = 0;
 
 	for (i = 0; i < (int)ARRAY_SIZE(want); i++) {
@@ -251,89 +430,140 @@ static int fuzz_reached(const bool *seen)
 		if (j < (int)ARRAY_SIZE(err_names) && seen[j])
 			continue;
 		if (!missed++)
-			printf("@result parser FAIL fuzz-reaches-7.3-errors\n@log parser fuzz-reaches-7.3-errors\n");
+			printf("@result %s FAIL %s\n@log %s %s\n", SUITE, name,
+			       SUITE, name);
 		printf("never reached: %s\n", want[i]);
 	}
 	if (missed) {
 		printf("@endlog\n");
 		return 1;
 	}
-	printf("@result parser PASS fuzz-reaches-7.3-errors\n");
+	printf("@result %s PASS %s\n", SUITE, name);
 	return 0;
 }
 
-static int fuzz(char **corpus, int nc, long iterations)
+/* A word: @c mutated, or now and then characters at random. */
+static void random_word(char *s, size_t size, const struct corpus_case *c,
+			const struct corpus_case *corpus, int nc)
 {
-	static const char *const fl[] = {
+	int m;
+
+	if (!rnd(10)) {
+		m = rnd(60);
+		s[m] = '\0';
+		while (m--)
+			s[m] = alphabet[rnd(sizeof(alphabet) - 1)];
+		return;
+	}
+	snprintf(s, size, "%s", c->text);
+	for (m = rnd(5); m > 0; m--)
+		mutate(s, size, corpus, nc);
+}
+
+static int fuzz(const struct corpus_case *corpus, int nc, long iterations)
+{
+	/* Where a mutated case is read, when not where the case says. */
+	static const char *const where[] = {
 		"k", "e", "r", "u", "ur", "t", "f", "fr", "tp",
+		"k@vfs_read", "e@vfs_read", "r@vfs_read", "f@vfs_read",
+		"fr@vfs_read", "e@kfree", "r@kfree", "e@schedule", "e@_printk",
+		"r@__kmalloc", "tp@sched_switch", "e@btf_shim_scalars",
+		"e@btf_shim_long_names", "e@btf_shim_dev_open",
+		"r@btf_shim_dev_open", "e@no_such_function",
 	};
 	static bool seen[ARRAY_SIZE(err_names)];
-	char s[256];
+	char s[3][256];
 	long n, accepted = 0;
 	int i, distinct = 0;
 
 	for (n = 0; n < iterations; n++) {
+		const struct corpus_case *c = &corpus[rnd(nc)];
+		const char *why, *w, *words[ARRAY_SIZE(s)];
 		struct trace_probe *tp;
-		const char *why;
-		int ret, m, f = rnd(ARRAY_SIZE(fl));
+		int ret, nw;
+		size_t len;
 
-		if (!rnd(10)) {
-			m = rnd(60);
-			s[m] = '\0';
-			while (m--)
-				s[m] = alphabet[rnd(sizeof(alphabet) - 1)];
-		} else {
-			snprintf(s, sizeof(s), "%s", corpus[rnd(nc)]);
-			for (m = rnd(5); m > 0; m--)
-				mutate(s, sizeof(s), corpus, nc);
+		w = rnd(2) ? c->where : where[rnd(ARRAY_SIZE(where))];
+		/*
+		 * Now and then a command of several words, some the first
+		 * again: "$arg* $arg*", "a=%x0 a=%x1".
+		 */
+		nw = rnd(8) ? 1 : 2 + rnd(ARRAY_SIZE(s) - 1);
+		for (i = 0; i < nw; i++) {
+			if (i && !rnd(4))
+				memcpy(s[i], s[0], sizeof(s[i]));
+			else
+				random_word(s[i], sizeof(s[i]),
+					    i ? &corpus[rnd(nc)] : c,
+					    corpus, nc);
+			words[i] = s[i];
 		}
-		last_err = -1;
-		tp = parse(s, flags_of(fl[f]), &ret);
+		tp = parse(nw, words, w, &ret, &len);
 		if (last_err >= 0 && last_err < (int)ARRAY_SIZE(err_names))
 			seen[last_err] = true;
-		why = check(tp, ret, s);
+		why = check(tp, ret, len);
 		release(tp);
 		if (why) {
-			printf("@result parser FAIL %s\n@log parser %s\n", "random",
-			       "random");
-			printf("%s: flags %s, \"%s\"\n@endlog\n", why, fl[f], s);
+			printf("@result " SUITE " FAIL random\n");
+			printf("@log " SUITE " random\n");
+			printf("%s: %s", why, w);
+			for (i = 0; i < nw; i++)
+				printf(" \"%s\"", s[i]);
+			printf("\n@endlog\n");
 			return 1;
 		}
 		accepted += !ret;
 	}
-	printf("@result parser PASS random-%ld\n", iterations);
+	printf("@result " SUITE " PASS random-%ld\n", iterations);
 	for (i = 0; i < (int)ARRAY_SIZE(err_names); i++)
 		distinct += seen[i];
-	fprintf(stderr, "parser %s: %ld arguments, %ld accepted, %d distinct error codes\n",
-		"random", iterations, accepted, distinct);
+	/* PARSE_FUZZ_CODES=1: which, for whoever changes the grammar. */
+	for (i = 0; i < (int)ARRAY_SIZE(err_names); i++)
+		if (seen[i] && getenv("PARSE_FUZZ_CODES"))
+			fprintf(stderr, "%s random: reached %s\n", SUITE,
+				err_names[i]);
+	fprintf(stderr,
+		"%s random: %ld argument lists, %ld accepted, %d distinct error codes\n",
+		SUITE, iterations, accepted, distinct);
 	return fuzz_reached(seen);
 }
 
 int main(int argc, char **argv)
 {
 	long iterations = argc > 2 ? atol(argv[2]) : 200000;
-	char line[512], *corpus[1024];
+	struct corpus_case corpus[1024];
+	char line[1024];
 	int bad, nc = 0;
 	FILE *f;
 
+	/* What was printed stays printed if a sanitizer or abort() stops us. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	rng = argc > 3 ? strtoull(argv[3], NULL, 0) : 0x2545f4914f6cdd1dULL;
 	bad = run_cases(argv[1]);
 
 	f = fopen(argv[1], "r");
-	while (f && nc < 1024 && fgets(line, sizeof(line), f)) {
-		char *text;
+	while (f && nc < (int)ARRAY_SIZE(corpus) &&
+	       fgets(line, sizeof(line), f)) {
+		char *where, *text;
 
-		if (line[0] == '#' || !strtok(line, "\t"))
+		line[strcspn(line, "\n")] = '\0';
+		if (line[0] == '#')
 			continue;
+		where = strtok(line, "\t");
 		text = strtok(NULL, "\t");
-		if (text)
-			corpus[nc++] = strdup(text);
+		if (!where || !text)
+			continue;
+		corpus[nc].where = strdup(where);
+		corpus[nc++].text = strdup(text);
 	}
 	if (f)
 		fclose(f);
 	if (nc)
 		bad += fuzz(corpus, nc, iterations);
-	while (nc)
-		free(corpus[--nc]);
+	while (nc--) {
+		free(corpus[nc].where);
+		free(corpus[nc].text);
+	}
+	btf_shim_exit();
 	return bad ? 1 : 0;
 }

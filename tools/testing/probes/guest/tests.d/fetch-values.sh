@@ -79,7 +79,7 @@ echo >trace
 echo >kprobe_events
 
 if ! has_config PROBE_EVENTS_BTF_ARGS; then
-	for t in this-cpu-rq-cpu this-cpu-rq-curr current-fields \
+	for t in this-cpu-rq-cpu this-cpu-rq-curr current-fields btf-bitfields \
 		 cast-file-name cast-nested cast-container-of cast-retval; do
 		result fetch-values SKIP "$t"
 	done
@@ -97,6 +97,20 @@ ok=false
 	[ "$(field tgid | sort -u)" = "$pids" ] &&
 	[ "$(field c | sort -u)" = '"getppid_loop"' ] && ok=true
 check current-fields $ok
+echo >trace
+echo >kprobe_events
+
+# A BTF bitfield, the last fixed field: the 1-bit in_execve, clear in a
+# task past its execve(), and sched_reset_on_fork, clear for the loop.
+# Each is cut in its own 4 bytes: the string after them, whose bytes
+# start right past the last fixed field, must stay whole.
+echo "p:vals/bits $f c=\$comm:string r=\$current->sched_reset_on_fork x=\$current->in_execve" \
+	>>kprobe_events
+run bits $loop 10 1
+ok=false
+[ "$(field c | sort -u)" = '"getppid_loop"' ] && [ "$(field r | sort -u)" = 0 ] &&
+	[ "$(field x | sort -u)" = 0 ] && ok=true
+check btf-bitfields $ok
 echo >trace
 echo >kprobe_events
 
