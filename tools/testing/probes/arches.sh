@@ -23,9 +23,9 @@ FRAG=$HARNESS/config/arches.config
 ALL_ARCHES="x86_64 i386 arm64 arm riscv64 powerpc64le s390x mips64el sparc64
 	parisc sh arc loongarch64 csky"
 # arm64 as distributions and developers configure it (`make matrix`).
-MATRIX="arm64-kvm arm64-16k arm64-64k arm64-be arm64-nokprobes
+MATRIX="arm64-kvm arm64-16k arm64-64k arm64-nopac arm64-nokprobes
 	arm64-nokprobe-events arm64-noperf arm64-nomodules arm64-noftrace
-	arm64-preempt-none arm64-btf"
+	arm64-preempt-lazy arm64-btf"
 ARCHES=${ARCHES:-$ALL_ARCHES}
 [ "$ARCHES" != matrix ] || ARCHES=$MATRIX
 read -ra SELECTED -d '' <<<"$ARCHES" || true
@@ -40,21 +40,25 @@ arch_info() {
 	arm64)       echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig" ;;
 	# The matrix: arm64's defconfig and fragment, then one change. With
 	# KVM (defconfig's), its hypervisor code is built too: it includes
-	# asm/kprobes.h. Big-endian has no optimized probes (the series'
-	# Kconfig), no kprobes leaves uprobes, no perf events needs CoreSight
-	# off (it selects them), BTF brings the probe events' BTF arguments
+	# asm/kprobes.h. Without pointer authentication in the kernel no
+	# function starts with PACIASP, which the ftrace site's offset and
+	# the decoder see. No kprobes leaves uprobes, no perf events needs
+	# CoreSight off (it selects them), lazy preemption is 7.3's other
+	# model for arm64 (defconfig's is full; 7.3 offers PREEMPT_NONE only
+	# where there is no preemption, and big-endian arm64 depends on
+	# BROKEN), BTF brings the probe events' BTF arguments
 	# (PROBE_EVENTS_BTF_ARGS), which the fragment leaves off, and needs
 	# defconfig's reduced debug information off.
 	arm64-kvm)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KVM=y" ;;
 	arm64-16k)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_ARM64_16K_PAGES=y" ;;
 	arm64-64k)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_ARM64_64K_PAGES=y" ;;
-	arm64-be)    echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_CPU_BIG_ENDIAN=y" ;;
+	arm64-nopac) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_ARM64_PTR_AUTH_KERNEL=n" ;;
 	arm64-nokprobes) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KPROBES=n CONFIG_UPROBES=y" ;;
 	arm64-nokprobe-events) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_KPROBE_EVENTS=n" ;;
 	arm64-noperf) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_CORESIGHT=n CONFIG_PERF_EVENTS=n" ;;
 	arm64-nomodules) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_MODULES=n" ;;
 	arm64-noftrace) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_FUNCTION_TRACER=n" ;;
-	arm64-preempt-none) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_PREEMPT_NONE=y" ;;
+	arm64-preempt-lazy) echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_PREEMPT_LAZY=y" ;;
 	arm64-btf)   echo "arm64 arm64 aarch64-linux-gnu- gcc-aarch64-linux-gnu defconfig CONFIG_DEBUG_INFO_NONE=n CONFIG_DEBUG_INFO_DWARF4=y CONFIG_DEBUG_INFO_REDUCED=n CONFIG_DEBUG_INFO_BTF=y" ;;
 	arm)         echo "arm arm arm-linux-gnueabihf- gcc-arm-linux-gnueabihf defconfig CONFIG_ARM_KPROBES_TEST=m" ;;
 	riscv64)     echo "riscv riscv riscv64-linux-gnu- gcc-riscv64-linux-gnu defconfig" ;;
