@@ -143,7 +143,7 @@ static struct trace_probe *parse(int argc, const char **argv, const char *where,
 {
 	struct traceprobe_parse_context ctx = { };
 	struct probe_words w = { };
-	const char *words[4];
+	const char *words[MAX_TRACE_ARGS + 4];
 	struct trace_probe *tp;
 	char func[128];
 	int i, n;
@@ -398,17 +398,17 @@ static const char *check(struct trace_probe *tp, int ret, size_t wordlen)
 /*
  * Error codes the fuzz must reach, or its grammar misses what they check.
  * Upstream 7.3 has ten codes 6.12 had not: TOO_MANY_NESTED, NOSUP_PERCPU,
- * NO_EVENT_FIELD and the four TYPECAST_*, which the parser gives; and
- * three no fuzzed command can: TOO_MANY_EARGS (trace_fprobe.c's, for
- * entry data), TOO_MANY_ARGS (over 128 words, which $arg* cannot make
- * with its 128 bytes of names), TYPECAST_NOT_EVENT (7.3 lists it but
- * never logs it; the series has not).  Without BTF, the parser gives the
- * first three only.
+ * NO_EVENT_FIELD, the four TYPECAST_* and TOO_MANY_ARGS (a command of
+ * over 128 words), which the parser gives; and two no fuzzed argument
+ * can: TOO_MANY_EARGS (trace_fprobe.c's, for entry data) and
+ * TYPECAST_NOT_EVENT (7.3 lists it but never logs it; the series has
+ * not).  Without BTF, the parser gives all but the TYPECAST_* codes.
  */
 static int fuzz_reached(const bool *seen)
 {
 	static const char *const want[] = {
 		"TOO_MANY_NESTED", "NOSUP_PERCPU", "NO_EVENT_FIELD",
+		"TOO_MANY_ARGS",
 		/* Older, but only a command of several words gives it. */
 		"DOUBLE_ARGS",
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
@@ -478,7 +478,7 @@ static int fuzz(const struct corpus_case *corpus, int nc, long iterations)
 
 	for (n = 0; n < iterations; n++) {
 		const struct corpus_case *c = &corpus[rnd(nc)];
-		const char *why, *w, *words[ARRAY_SIZE(s)];
+		const char *why, *w, *words[MAX_TRACE_ARGS + 3];
 		struct trace_probe *tp;
 		int ret, nw;
 		size_t len;
@@ -486,10 +486,18 @@ static int fuzz(const struct corpus_case *corpus, int nc, long iterations)
 		w = rnd(2) ? c->where : where[rnd(ARRAY_SIZE(where))];
 		/*
 		 * Now and then a command of several words, some the first
-		 * again: "$arg* $arg*", "a=%x0 a=%x1".
+		 * again: "$arg* $arg*", "a=%x0 a=%x1"; and rarely one of
+		 * more words than a probe may have arguments, its words
+		 * the three drawn over and over.
 		 */
 		nw = rnd(8) ? 1 : 2 + rnd(ARRAY_SIZE(s) - 1);
+		if (!rnd(1024))
+			nw = MAX_TRACE_ARGS + 1 + rnd(3);
 		for (i = 0; i < nw; i++) {
+			if (i >= (int)ARRAY_SIZE(s)) {
+				words[i] = s[i % ARRAY_SIZE(s)];
+				continue;
+			}
 			if (i && !rnd(4))
 				memcpy(s[i], s[0], sizeof(s[i]));
 			else
@@ -508,7 +516,7 @@ static int fuzz(const struct corpus_case *corpus, int nc, long iterations)
 			printf("@log " SUITE " random\n");
 			printf("%s: %s", why, w);
 			for (i = 0; i < nw; i++)
-				printf(" \"%s\"", s[i]);
+				printf(" \"%s\"", words[i]);
 			printf("\n@endlog\n");
 			return 1;
 		}
