@@ -214,13 +214,14 @@ static nokprobe_inline void tf_hit(struct trace_fprobe *tf,
 {
 	unsigned int flags = trace_probe_load_flags(&tf->tp);
 
-	if (unlikely((flags & TP_FLAG_TRACE) && (flags & TP_FLAG_PROFILE))) {
-		tf_record_perf(tf, fregs, edata, func, ret_ip);
-		return;
-	}
 	if (flags & TP_FLAG_TRACE) {
 		unsigned long head[2] = { func, ret_ip };
 
+		/* Instances and perf: one fetch for both. */
+		if (unlikely(flags & TP_FLAG_PROFILE)) {
+			tf_record_perf(tf, fregs, edata, func, ret_ip);
+			return;
+		}
 		if (!probe_record_fast(&tf->tp, NULL, fregs, edata, head,
 				       tf->is_return ? 2 : 1,
 				       ftrace_get_regs(fregs)))

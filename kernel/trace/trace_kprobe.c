@@ -390,12 +390,14 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 	unsigned int flags = trace_probe_load_flags(&tk->tp);
 
 	raw_cpu_inc(*tk->nhit);
-	if (unlikely((flags & TP_FLAG_TRACE) && (flags & TP_FLAG_PROFILE)))
-		return tk_record_perf(tk, ri, regs);
 	if (flags & TP_FLAG_TRACE) {
 		unsigned long head[2];
-		unsigned int nhead = tk_head(tk, ri, ret, head);
+		unsigned int nhead;
 
+		/* Instances and perf: one fetch for both. */
+		if (unlikely(flags & TP_FLAG_PROFILE))
+			return tk_record_perf(tk, ri, regs);
+		nhead = tk_head(tk, ri, ret, head);
 		if (!probe_record_fast(&tk->tp, regs, NULL,
 				       ret ? ri->data : NULL, head, nhead, regs))
 			tk_record(tk, ri, regs);
