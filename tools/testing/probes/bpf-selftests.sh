@@ -288,15 +288,7 @@ __mount)
 	# whose mounts would stay.
 	[ "${BPFSEL_NAMESPACE:-}" = private ] || die "bpf-selftests: __mount is in_root's"
 	shift
-	mount -t proc proc "$root/proc"
-	mount --rbind /dev "$root/dev"
-	mount --bind /tmp "$root/tmp"
-	binds=("$TOP")
-	case $BUILD/ in "$TOP"/*) ;; *) binds+=("$BUILD") ;; esac
-	for d in "${binds[@]}"; do
-		mkdir -p "$root$d"
-		mount --bind "$d" "$root$d"
-	done
+	debroot_mount "$root"
 	# shellcheck disable=SC2016
 	exec chroot "$root" /usr/bin/env -i HOME=/root LANG=C.UTF-8 \
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \

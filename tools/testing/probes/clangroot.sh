@@ -74,16 +74,7 @@ __mount)
 	shift
 	ccdir=$1
 	shift
-	mount -t proc proc "$root/proc"
-	mount --rbind /dev "$root/dev"
-	mount --bind /tmp "$root/tmp"
-	binds=("$TOP")
-	case $BUILD/ in "$TOP"/*) ;; *) binds+=("$BUILD") ;; esac
-	case $ccdir/ in "$TOP"/* | "$BUILD"/*) ;; *) binds+=("$ccdir") ;; esac
-	for d in "${binds[@]}"; do
-		mkdir -p "$root$d"
-		mount --bind "$d" "$root$d"
-	done
+	debroot_mount "$root" "$ccdir"
 	# The host's PATH names the host's directories; IN_CLANGROOT tells
 	# build.sh it is in the root.
 	# shellcheck disable=SC2016

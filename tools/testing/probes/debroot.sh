@@ -78,3 +78,24 @@ debroot_ensure() {
 	echo "$suite: $pkgs" >"$stamp"
 	) 8>>"$dir/lock"
 }
+
+# debroot_mount ROOT [DIR...]: in a caller's mount namespace of its own
+# (never the host's, whose mounts would stay), the kernel's /proc, the
+# host's /dev and /tmp, and the project (and the build directory, and
+# each DIR, when they lie outside it) at their own paths in ROOT, so that
+# paths and objects' hashes inside are the host's.
+debroot_mount() {
+	local root=$1 d binds=("$TOP")
+	shift
+	mount -t proc proc "$root/proc"
+	mount --rbind /dev "$root/dev"
+	mount --bind /tmp "$root/tmp"
+	case $BUILD/ in "$TOP"/*) ;; *) binds+=("$BUILD") ;; esac
+	for d in "$@"; do
+		case $d/ in "$TOP"/* | "$BUILD"/*) ;; *) binds+=("$d") ;; esac
+	done
+	for d in "${binds[@]}"; do
+		mkdir -p "$root$d"
+		mount --bind "$d" "$root$d"
+	done
+}
