@@ -12,8 +12,11 @@
 # test_progs, with the tests of probes and the kernel's bpf_testmod.ko, on
 # a third (bpf-selftests.sh, guest/clients.d/bpf-selftests.sh).
 # CLIENTS_SUITES=NAME[,NAME...] runs only those suites of guest/clients.d/
-# (bpf-selftests, bpftrace, ftracetest, libbpf-tools, perf, perf-tests),
-# for work on one.
+# (bpf-selftests, bpftrace, ftracetest, libbpf-tools, load, perf,
+# perf-tests), for work on one.
+# The load (guest/clients.d/load.sh: stress-ng under 2,000 kprobes, 1,000
+# uprobes and ten bpftrace programs) has guests of its own, one for each
+# CPU count of LOAD_CPUS (2 and 4), each loaded for LOAD_SECONDS (600).
 . "$(dirname "$0")/lib.sh"
 
 export FLAVOR=clients
@@ -21,6 +24,10 @@ GUESTS=${GUESTS:-arm64}
 KERNELS=${KERNELS:-series upstream}
 SUITES=${CLIENTS_SUITES:-}
 SUITES=${SUITES//,/ }
+# The suites of the guest that runs them in one boot: all but the load's.
+MAIN=$(echo " $SUITES " | sed 's/ load / /; s/^ *//; s/ *$//')
+LOAD_CPUS=${LOAD_CPUS:-2 4}
+LOAD_SECONDS=${LOAD_SECONDS:-600}
 # selected SUITE: the suite runs (no CLIENTS_SUITES, or it names the suite's
 # file: ftracetest.sh reports as userland-ftracetest).
 selected() { [ -z "$SUITES" ] || [[ " $SUITES " == *" ${1#userland-} "* ]]; }
@@ -73,13 +80,42 @@ kernel_files() {
 	rm -rf "$dir"
 }
 
+# boot_clients NAME CPUS TIMEOUT ARGS BPF-DISK: boot the clients guest on
+# CPUS CPUs (SMP's number if empty) with ARGS on its command line; what it
+# reported goes to $LOGS/clients-NAME.results, its console beside it, and
+# the boot's own verdict, "boot-and-run" (suffixed -NAME but for the
+# suites' guest), to $results.
+boot_clients() {
+	local name=$1 cpus=$2 limit=$3 args=$4 bpfsel=$5 start test=boot-and-run
+	[ "$name" = suites ] || test=boot-and-run-$name
+	start=$(date +%s)
+	rm -f "$LOGS/clients-$name.results"
+	if SMP=${cpus:-${SMP:-2}} \
+	   DISKS="$BUILD/debs/$DEB_ARCH/userland.img $KDIR/kernel-files.img${bpfsel:+ $bpfsel}" \
+	   BOOT_ARGS="$args" "$HARNESS/boot.sh" clients "$limit" \
+	   >"$LOGS/clients-$name.out" 2>"$LOGS/clients-$name-boot.err"; then
+		echo "@result guest PASS $test" >>"$results"
+	else
+		echo "@result guest FAIL $test" >>"$results"
+		{ echo "@log guest $test"; cat "$LOGS/clients-$name-boot.err"
+		  tail -60 "$LOGS/clients.console"; echo "@endlog"; } >>"$results"
+	fi
+	mv "$LOGS/clients.results" "$LOGS/clients-$name.results" 2>/dev/null ||
+		: >"$LOGS/clients-$name.results"
+	mv "$LOGS/clients.console" "$LOGS/clients-$name.console" 2>/dev/null || true
+	say "check-clients: the $guest $kernel guest ($name) ran in $(($(date +%s) - start)) s"
+}
+
+BOOT_ARGS_CLIENTS=${BOOT_ARGS:-}
+unset BOOT_ARGS
 for guest in $GUESTS; do
 	for kernel in $KERNELS; do
 		export GUEST=$guest KERNEL=$kernel
 		KDIR=
 		. "$HARNESS/lib.sh"
-		results=$LOGS/clients-boot.results
+		results=$LOGS/clients.boot-results
 		mkdir -p "$LOGS"
+		rm -f "$LOGS"/clients-*.results
 		: >"$results"
 		if ! { "$HARNESS/assemble.sh" && "$HARNESS/build.sh" &&
 		       "$HARNESS/initramfs.sh" && "$HARNESS/userland.sh" &&
@@ -101,27 +137,27 @@ for guest in $GUESTS; do
 				fi
 				grep '^bpf-selftests:' "$LOGS/clients-bpf-selftests.log" >&2 || true
 			fi
-			start=$(date +%s)
-			if DISKS="$BUILD/debs/$DEB_ARCH/userland.img $KDIR/kernel-files.img${bpfsel:+ $bpfsel}" \
-			   BOOT_ARGS="${BOOT_ARGS:-}${SUITES:+ clients=${SUITES// /,}}" \
-			   "$HARNESS/boot.sh" clients "${CHECK_TIMEOUT:-3600}" \
-			   >"$LOGS/clients.out" 2>"$LOGS/clients-boot.err"; then
-				echo "@result guest PASS boot-and-run" >>"$results"
-			else
-				echo "@result guest FAIL boot-and-run" >>"$results"
-				{ echo "@log guest boot-and-run"; cat "$LOGS/clients-boot.err"
-				  tail -60 "$LOGS/clients.console"; echo "@endlog"; } >>"$results"
+			if [ -z "$SUITES" ] || [ -n "$MAIN" ]; then
+				boot_clients suites "" "${CHECK_TIMEOUT:-3600}" \
+					"$BOOT_ARGS_CLIENTS${MAIN:+ clients=${MAIN// /,}}" "$bpfsel"
+				# A suite that could not run at all reports nothing.
+				for suite in bpftrace perf perf-tests userland-ftracetest libbpf-tools \
+					${bpfsel:+bpf-selftests}; do
+					selected "$suite" || continue
+					grep -q "^@result $suite " "$LOGS/clients-suites.results" ||
+						echo "@result clients FAIL $suite-reported" >>"$results"
+				done
 			fi
-			say "check-clients: the $guest $kernel guest ran in $(($(date +%s) - start)) s"
-			# A suite that could not run at all reports nothing.
-			for suite in bpftrace perf perf-tests userland-ftracetest libbpf-tools \
-				${bpfsel:+bpf-selftests}; do
-				selected "$suite" || continue
-				grep -q "^@result $suite " "$LOGS/clients.results" ||
-					echo "@result clients FAIL $suite-reported" >>"$results"
-			done
+			if selected load; then
+				for cpus in $LOAD_CPUS; do
+					boot_clients "load$cpus" "$cpus" $((LOAD_SECONDS + 2400)) \
+						"$BOOT_ARGS_CLIENTS clients=load load_seconds=$LOAD_SECONDS" ""
+					grep -q "^@result load [A-Z]* cpus$cpus-" "$LOGS/clients-load$cpus.results" ||
+						echo "@result clients FAIL load-$cpus-cpus-reported" >>"$results"
+				done
+			fi
 		fi
-		"$HARNESS/report.py" --no-total "$guest" "$kernel" "$LOGS/clients.results" "$results" |
+		"$HARNESS/report.py" --no-total "$guest" "$kernel" "$LOGS"/clients-*.results "$results" |
 			tee "$out/$guest-$kernel.report" || rc=1
 	done
 done
