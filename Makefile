@@ -106,7 +106,7 @@ compare: setup
 	@$(H)/compare.sh
 
 series: setup
-	@$(H)/series.sh
+	@series/series.sh
 
 bisect: setup
 	@$(H)/bisect.sh

@@ -28,7 +28,7 @@ start_all=$(date +%s)
 
 g() { git -c user.name=probes -c user.email=probes@localhost "$@"; }
 
-"$HARNESS/series.sh"
+"$TOP/series/series.sh"
 patches=$(find "$BUILD/patches" -name '[0-9]*.patch' ! -name '0000-*' | sort)
 [ -n "$patches" ] || die "bisect: make series wrote no patch"
 

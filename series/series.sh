@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make series`: write the series as git format-patch files against the
 # pristine base, one patch per file in series/ (in name order), then one for
-# whatever series file no patch claims, and the cover letter.
+# whatever series file no patch claims, and the cover letter. It lives
+# beside patches/ (the series' changes to upstream's files), out of the test
+# harness, whose lib.sh it uses.
 #
 # A series/ file is a commit message followed by lines saying what its
 # patch changes (these lines are not part of the message):
@@ -19,7 +21,8 @@
 # it from the patch's new state.
 # 0000-cover-letter.txt is the cover letter: its subject line, then its
 # body.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../tools/testing/probes/lib.sh"
+SERIES=$TOP/series
 KERNEL=series
 KDIR=$BUILD/$GUEST/series
 "$HARNESS/assemble.sh"
@@ -68,7 +71,7 @@ paths() { sed -n "s/^$1://p" "$2"; }
 claimed=$KDIR/claimed.list
 : >"$claimed"
 n_msgs=0
-for msg in "$HARNESS"/series/[0-9]*.txt; do
+for msg in "$SERIES"/[0-9]*.txt; do
 	[ -f "$msg" ] || continue
 	stem=$(basename "$msg" .txt)
 	[ "$stem" = 0000-cover-letter ] && continue
@@ -83,10 +86,10 @@ for msg in "$HARNESS"/series/[0-9]*.txt; do
 	for p in $(paths Interim "$msg"); do
 		grep -qFx "$p" "$claimed" && die "series: $stem: $p is already final"
 		bring "$p"
-		state "$HARNESS/series/$stem/$p.diff" "$p"
+		state "$SERIES/$stem/$p.diff" "$p"
 	done
 	for p in $(paths Patch "$msg"); do
-		state "$HARNESS/series/$stem/$p.diff" "$p"
+		state "$SERIES/$stem/$p.diff" "$p"
 	done
 	g add -A
 	grep -Ev '^(Files|Interim|Patch):' "$msg" | g commit -q -s --allow-empty -F -
@@ -100,7 +103,7 @@ if [ -n "$rest" ]; then
 fi
 # The last patch must leave the tree make check builds.
 same_as_series_tree "$git_dir" series
-cover=$HARNESS/series/0000-cover-letter.txt
+cover=$SERIES/0000-cover-letter.txt
 if [ -f "$cover" ]; then
 	g format-patch -q --cover-letter -o "$out" base..HEAD
 	# format-patch leaves *** SUBJECT HERE *** and *** BLURB HERE ***.
