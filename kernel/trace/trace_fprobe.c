@@ -812,52 +812,6 @@ static int tf_register_module_notifier(void)
 
 /* ---- Parsing a definition ----------------------------------------------- */
 
-/*
- * Word 1, "SYM[%return]" or "TRACEPOINT": the name goes to @symbol.  A
- * "$retval" among the arguments makes an "f" probe an exit probe, and is
- * refused on a tracepoint.
- */
-static int tf_parse_word1(int argc, const char *argv[], bool is_tpoint,
-			  char **symbol, bool *is_return)
-{
-	const char *word = argv[1], *pct = strchr(word, '%'), *rv, *p;
-	size_t len = pct ? pct - word : strlen(word);
-	int i;
-
-	if (pct && (is_tpoint || strcmp(pct, "%return"))) {
-		trace_probe_log_err(len, BAD_ADDR_SUFFIX);
-		return -EINVAL;
-	}
-	*is_return = !!pct;
-	*symbol = kmemdup_nul(word, len, GFP_KERNEL);
-	if (!*symbol)
-		return -ENOMEM;
-	if (*is_return)
-		return 0;
-
-	if (is_tpoint) {
-		for (p = *symbol; isalnum(*p) || *p == '_'; p++)
-			;
-		if (*p) {
-			trace_probe_log_err(p - *symbol, BAD_TP_NAME);
-			return -EINVAL;
-		}
-	}
-	for (i = 2; i < argc; i++) {
-		rv = strstr(argv[i], "$retval");
-		if (!rv || isalnum(rv[7]) || rv[7] == '_')
-			continue;
-		if (is_tpoint) {
-			trace_probe_log_set_index(i);
-			trace_probe_log_err(rv - argv[i], RETVAL_ON_PROBE);
-			return -EINVAL;
-		}
-		*is_return = true;
-		break;
-	}
-	return 0;
-}
-
 /**
  * struct tf_definition - an fprobe or tprobe definition, as its place is
  *	parsed
@@ -879,6 +833,53 @@ struct tf_definition {
 };
 
 #define to_tf_definition(d)	container_of(d, struct tf_definition, def)
+
+/*
+ * Word 1, "SYM[%return]" or "TRACEPOINT": the name goes to @fd->symbol.
+ * A "$retval" among the arguments makes an "f" probe an exit probe, and
+ * is refused on a tracepoint.
+ */
+static int tf_parse_word1(struct tf_definition *fd)
+{
+	const char **argv = fd->def.argv;
+	const char *word = argv[1], *pct = strchr(word, '%'), *rv, *p;
+	size_t len = pct ? pct - word : strlen(word);
+	int i;
+
+	if (pct && (fd->is_tpoint || strcmp(pct, "%return"))) {
+		trace_probe_log_err(len, BAD_ADDR_SUFFIX);
+		return -EINVAL;
+	}
+	fd->is_return = !!pct;
+	fd->symbol = kmemdup_nul(word, len, GFP_KERNEL);
+	if (!fd->symbol)
+		return -ENOMEM;
+	if (fd->is_return)
+		return 0;
+
+	if (fd->is_tpoint) {
+		for (p = fd->symbol; isalnum(*p) || *p == '_'; p++)
+			;
+		if (*p) {
+			trace_probe_log_err(p - fd->symbol, BAD_TP_NAME);
+			return -EINVAL;
+		}
+	}
+	for (i = 2; i < fd->def.argc; i++) {
+		rv = strstr(argv[i], "$retval");
+		if (!rv || isalnum(rv[7]) || rv[7] == '_')
+			continue;
+		if (fd->is_tpoint) {
+			trace_probe_log_set_index(i);
+			trace_probe_log_err(rv - argv[i], RETVAL_ON_PROBE);
+			return -EINVAL;
+		}
+		fd->is_return = true;
+		break;
+	}
+	return 0;
+}
+
 
 static int tf_claim(struct probe_definition *def)
 {
@@ -912,8 +913,7 @@ static int tf_parse_place(struct probe_definition *def)
 		trace_probe_log_err(1, BAD_MAXACT);
 		return -EINVAL;
 	}
-	ret = tf_parse_word1(def->argc, def->argv, fd->is_tpoint, &fd->symbol,
-			     &fd->is_return);
+	ret = tf_parse_word1(fd);
 	if (ret)
 		return ret;
 	def->ctx.flags = TPARG_FL_KERNEL | TPARG_FL_FPROBE |
