@@ -352,9 +352,10 @@ static const struct err_case err_cases[] = {
 	{ "r^100000 vfs_read", TP_ERR_MAXACT_TOO_BIG },
 	{ "p ^non_exist_func", TP_ERR_BAD_PROBE_ADDR },
 	{ "p ^hoge-fuga", TP_ERR_BAD_PROBE_ADDR },
-	{ "r ^vfs_read+8", TP_ERR_BAD_RETPROBE },
+	/* +16: past the entry whatever comes first (BTI, ENDBR, ftrace's). */
+	{ "r ^vfs_read+16", TP_ERR_BAD_RETPROBE },
 	{ "p vfs_read^%hoge", TP_ERR_BAD_ADDR_SUFFIX },
-	{ "p ^vfs_read+8%return", TP_ERR_BAD_RETPROBE },
+	{ "p ^vfs_read+16%return", TP_ERR_BAD_RETPROBE },
 	{ "p:^/bar vfs_read", TP_ERR_NO_GROUP_NAME },
 	{ "p:^foo.1/bar vfs_read", TP_ERR_BAD_GROUP_NAME },
 	{ "p:^ vfs_read", TP_ERR_NO_EVENT_NAME },

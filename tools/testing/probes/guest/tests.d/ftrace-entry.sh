@@ -40,7 +40,13 @@ hits() { awk -v e="$1" '$1 == e { print $2 }' kprobe_profile; }
 # by an alias (x86's __do_sys_getppid): the lists are read for the probe's
 # marks, not its name.
 listed() { [ "$(grep -c '\[FTRACE\]' $list)" = 1 ]; }
-in_enabled() { grep -q 'kprobe_ftrace_handler' enabled_functions; }
+# enabled_functions names the handler of a site's only ftrace user where
+# ftrace calls it directly (arm64's CALL_OPS, which Clang's kCFI rules out);
+# else the site is the one line.
+in_enabled() {
+	grep -q 'kprobe_ftrace_handler' enabled_functions ||
+		[ "$(grep -c . enabled_functions)" = 1 ]
+}
 not() { ! "$@"; }
 
 echo "p:fte/entry $f a0=$A0" >>kprobe_events
