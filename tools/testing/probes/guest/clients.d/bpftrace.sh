@@ -158,6 +158,30 @@ grep -qx 'errors 100 errno 7' $out &&
 verdict override
 echo '-:clients/getppid' >>$tracefs/kprobe_events
 
+# fentry and fexit (BPF trampolines, which ftrace calls directly) on the
+# function that a kprobe and a kretprobe event probe at its entry: where the
+# kernel arms entry probes through ftrace ([FTRACE] in kprobes/list) all
+# four share the one ftrace site. Each must see every call: 100 of the
+# workload's, the kretprobe with what getppid returned, as fexit has it.
+echo "p:clients/fe ${SYS}_getppid" >>$tracefs/kprobe_events
+echo "r:clients/fx ${SYS}_getppid rv=\$retval" >>$tracefs/kprobe_events
+echo 1 >$tracefs/events/clients/enable
+echo >$tracefs/trace
+bt -e "fentry:${SYS}_getppid /comm == \"clients_target\"/ { @e = count(); }
+	fexit:${SYS}_getppid /comm == \"clients_target\"/ { @x = count(); @r = max(retval); }" \
+	-c "$T getppid 100"
+grep "${SYS}_getppid" /sys/kernel/debug/kprobes/list >>$out
+echo 0 >$tracefs/events/clients/enable
+entries=$(grep -c 'clients_target-.* fe:' $tracefs/trace)
+returns=$(grep -c 'clients_target-.* fx:' $tracefs/trace)
+rv=$(sed -n 's/.*clients_target-.* fx:.* rv=\([0-9a-fx]*\).*/\1/p' $tracefs/trace | sort -u)
+echo "kprobe event records: $entries entries, $returns returns, rv $rv" >>$out
+[ "$(map e)" = 100 ] && [ "$(map x)" = 100 ] && [ "$entries" = 100 ] &&
+	[ "$returns" = 100 ] && [ -n "$rv" ] && [ "$(printf '%d' "$rv")" = "$(map r)" ]
+verdict fentry-fexit-with-kprobe-events
+echo '-:clients/fe' >>$tracefs/kprobe_events
+echo '-:clients/fx' >>$tracefs/kprobe_events
+
 # Nothing of bpftrace's is left: its probes went with its file descriptors.
 [ -z "$(cat $tracefs/kprobe_events $tracefs/uprobe_events)" ] &&
 	[ "$(wc -l </sys/kernel/debug/kprobes/list)" = "$before" ]

@@ -101,6 +101,7 @@ inner() {
 
 k=0
 refused=0
+kind=()
 entries=0
 returns=0
 inners=0
@@ -124,10 +125,11 @@ for ((pass = 0; pass < stride && k < KPROBES; pass++)); do
 			k=$((k + 1))
 		else
 			refused=$((refused + 1))
+			kind[k % 4]=$((${kind[k % 4]:-0} + 1))
 		fi
 	done <$dir/pass
 done
-echo "kprobe events: $k ($entries entries, $returns returns, $inners inside a function), $refused refused, from $total functions" >>$log
+echo "kprobe events: $k ($entries entries, $returns returns, $inners inside a function), $refused refused (entries $((${kind[0]:-0} + ${kind[1]:-0})), returns ${kind[2]:-0}, inside ${kind[3]:-0}), from $total functions" >>$log
 
 # --- The uprobe events ------------------------------------------------
 
@@ -200,6 +202,9 @@ for i in "${!programs[@]}"; do
 	done
 done
 sleep 30
+# How the kernel armed them, the optimizer done by now: through ftrace, a
+# branch to a detour, or a breakpoint.
+echo "kprobes/list: $(grep -c '\[FTRACE\]' $kplist) [FTRACE], $(grep -c '\[OPTIMIZED\]' $kplist) [OPTIMIZED], of $(wc -l <$kplist)" >>$log
 
 # --- The load ---------------------------------------------------------
 
