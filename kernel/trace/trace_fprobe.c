@@ -880,7 +880,6 @@ static int tf_parse_word1(struct tf_definition *fd)
 	return 0;
 }
 
-
 static int tf_claim(struct probe_definition *def)
 {
 	struct tf_definition *fd = to_tf_definition(def);
