@@ -40,24 +40,24 @@ export KERNEL GUEST TOOLCHAIN FLAVOR
 all: check
 
 setup:
-	@$(H)/setup.sh
+	@$(H)/build/setup.sh
 
 kernel: setup
-	@$(H)/assemble.sh
-	@$(H)/build.sh
+	@$(H)/build/assemble.sh
+	@$(H)/build/build.sh
 	@bash -c '. $(H)/lib.sh && echo "$$SRC/$$IMAGE"'
 
 initramfs: kernel
-	@$(H)/initramfs.sh
+	@$(H)/build/initramfs.sh
 
 run: initramfs
-	@$(H)/boot.sh run 900
+	@$(H)/guest/boot.sh walkthrough 900
 
 shell: initramfs
-	@$(H)/boot.sh shell
+	@$(H)/guest/boot.sh shell
 
 check: setup
-	@$(H)/check.sh
+	@$(H)/suites/check/check.sh
 
 check-clang:
 	@$(MAKE) --no-print-directory check TOOLCHAIN=clang GUESTS=arm64
@@ -72,44 +72,44 @@ check-rt:
 	@$(MAKE) --no-print-directory check FLAVOR=rt GUESTS=arm64
 
 check-clients: setup
-	@$(H)/clients.sh
+	@$(H)/suites/clients/clients.sh
 
 check-gcs: setup
-	@q=$$($(H)/newqemu.sh) && QEMU_AARCH64=$$q $(MAKE) --no-print-directory tests GUEST=arm64 TESTS=gcs,uprobes
+	@q=$$($(H)/build/newqemu.sh) && QEMU_AARCH64=$$q $(MAKE) --no-print-directory tests GUEST=arm64 TESTS=gcs,uprobes
 
 check-smp:
 	@$(MAKE) --no-print-directory tests SMP=4 TESTS=stress,optprobes,bpf
 
 tests: initramfs
-	@BOOT_ARGS="tests=$(TESTS)" $(H)/boot.sh tests 1200
+	@BOOT_ARGS="tests=$(TESTS)" $(H)/guest/boot.sh tests 1200
 	@$(H)/report.py $(GUEST) $(KERNEL) $$(bash -c '. $(H)/lib.sh && echo $$LOGS')/tests.results
 
 arches: setup
-	@$(H)/arches.sh
+	@$(H)/suites/arches/arches.sh
 
 matrix: setup
-	@ARCHES=matrix $(H)/arches.sh
+	@ARCHES=matrix $(H)/suites/arches/arches.sh
 
 acceptance: initramfs
-	@$(H)/acceptance.sh
+	@$(H)/suites/acceptance/acceptance.sh
 
 bench: setup
-	@$(H)/bench.sh
+	@$(H)/suites/bench/bench.sh
 
 profile: initramfs
-	@$(H)/profile.sh
+	@$(H)/suites/profile/profile.sh
 
 fuzz: initramfs
-	@$(H)/fuzz.sh
+	@$(H)/suites/fuzz/fuzz.sh
 
 compare: setup
-	@$(H)/compare.sh
+	@$(H)/suites/compare/compare.sh
 
 series: setup
 	@series/series.sh
 
 bisect: setup
-	@$(H)/bisect.sh
+	@$(H)/suites/bisect/bisect.sh
 
 clean:
 	rm -rf build/$(GUEST)/$(KERNEL)$(if $(filter clang,$(TOOLCHAIN)),-clang)$(if $(FLAVOR),-$(FLAVOR))

@@ -25,7 +25,7 @@
 SERIES=$TOP/series
 KERNEL=series
 KDIR=$BUILD/$GUEST/series
-"$HARNESS/assemble.sh"
+"$HARNESS/build/assemble.sh"
 
 git_dir=$BUILD/series-git
 out=$BUILD/patches

@@ -7,13 +7,13 @@ usage: report.py [--no-total] GUEST KERNEL RESULTS [EXTRA...]
 GUEST is the guest's architecture (arm64, x86_64), or "host" for the tests
 that run on the host alone.
 
-RESULTS is what the guest wrote on hvc0 (see guest/check.sh); each EXTRA is
-a file of further "@result SUITE STATUS NAME" lines (the host's own tests,
-the boot itself). A test passes when it reports PASS (or ftracetest's XFAIL,
-a failure its own test expects). Any other status is a failure unless the
-expectations file lists that exact status for that test on this guest and
-kernel, with the measured reason; then it counts as skipped and the reason
-is printed.
+RESULTS is what the guest wrote on hvc0 (see suites/check/guest.sh); each
+EXTRA is a file of the host's own results (its tests, the boot itself).
+Both hold KTAP documents, one per suite (see parse()). A test passes when
+it reports PASS (or XFAIL, a failure its own test expects). Any other
+status is a failure unless the expectations file lists that exact status
+for that test on this guest and kernel, with the measured reason; then it
+counts as skipped and the reason is printed.
 The last line is "N passed, N failed, N skipped"; the exit status is 1 when
 anything failed.
 """
@@ -52,11 +52,34 @@ def load_expectations(guest, kernel):
     return expected
 
 
-KTAP_LINE = re.compile(r"^(\s*)(ok|not ok) \d+ (?:- )?([^#]+?)\s*(?:#\s*(SKIP|TODO)\b.*)?$")
+KTAP_LINE = re.compile(r"^(\s*)(ok|not ok) \d+ (?:- )?(.*?)(?:\s+#\s*(.*))?$")
+
+
+# The statuses that are neither a pass nor a failure nor a plain skip, which
+# a directive names: ftracetest's, and the harness's NOTRUN (a test the
+# host said not to run) and LOST (one whose result was never found).
+STATUSES = {"UNSUPPORTED", "UNTESTED", "UNRESOLVED", "UNDEFINED", "NOTRUN", "LOST"}
+
+
+def ktap_status(ok, directive):
+    """A KTAP line's status: PASS or FAIL, else the word its directive gives.
+
+    "# SKIP" alone is SKIP; "# SKIP WORD" (guest/lib.sh's result for a status
+    of ftracetest's, UNSUPPORTED, or the harness's NOTRUN) is WORD, as is
+    the directive of a test that is not ok (UNRESOLVED); "# XFAIL" is
+    XFAIL. KUnit's and ftracetest's own documents use the same forms."""
+    words = (directive or "").split()
+    if words[:1] == ["SKIP"]:
+        return words[1] if len(words) > 1 and words[1] in STATUSES else "SKIP"
+    if words[:1] == ["XFAIL"] and ok == "ok":
+        return "XFAIL"
+    if ok == "ok":
+        return "PASS"
+    return words[0] if words and words[0] in STATUSES else "FAIL"
 
 
 def parse_ktap(suite, lines, results):
-    """Turn KTAP into results: SUITE/SUBSUITE.CASE for nested cases."""
+    """Turn a KTAP document into results: SUITE/SUBSUITE.CASE for nested cases."""
     pending = []
     seen = False
     for line in lines:
@@ -64,7 +87,7 @@ def parse_ktap(suite, lines, results):
         if not m:
             continue
         indent, ok, name, directive = m.groups()
-        status = "SKIP" if directive == "SKIP" else ("PASS" if ok == "ok" else "FAIL")
+        status = ktap_status(ok, directive)
         if indent:
             pending.append((name.strip(), status))
             continue
@@ -79,31 +102,45 @@ def parse_ktap(suite, lines, results):
 
 
 def parse(path, results, logs):
+    """Read a results file: KTAP documents, each between "@ktap SUITE" and
+    "@endktap", and logs, each between "@log SUITE NAME" and "@endlog". A
+    document left open (its job stopped, or a subshell reported) ends at
+    the next "@ktap" or at the guest's own last lines ("harness: ...")."""
     try:
         with open(path, errors="replace") as f:
             lines = f.read().splitlines()
     except FileNotFoundError:
         return
+    suite, body = None, []
+
+    def close():
+        nonlocal suite, body
+        if suite is not None:
+            parse_ktap(suite, body, results)
+        suite, body = None, []
+
     i = 0
     while i < len(lines):
         line = lines[i]
         i += 1
-        if line.startswith("@result "):
-            parts = line.split(None, 3)
-            if len(parts) == 4:
-                results.append((parts[1], parts[2], parts[3]))
-        elif line.startswith("@log ") or line.startswith("@ktap "):
-            end = "@endlog" if line.startswith("@log ") else "@endktap"
+        if line.startswith("@log "):
             parts = line.split(None, 2)
-            body = []
-            while i < len(lines) and lines[i] != end:
-                body.append(lines[i])
+            log = []
+            while i < len(lines) and lines[i] != "@endlog":
+                log.append(lines[i])
                 i += 1
             i += 1
-            if end == "@endlog":
-                logs[(parts[1], parts[2] if len(parts) > 2 else "")] = body
-            else:
-                parse_ktap(parts[1], body, results)
+            logs[(parts[1], parts[2] if len(parts) > 2 else "")] = log
+        elif line.startswith("@ktap "):
+            close()
+            suite = line.split(None, 1)[1].strip()
+        elif line == "@endktap" or line.startswith("harness: "):
+            close()
+        elif line.startswith("@"):
+            continue  # the harness's other lines (@time...), for others
+        elif suite is not None:
+            body.append(line)
+    close()
 
 
 def main():

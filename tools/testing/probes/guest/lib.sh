@@ -1,8 +1,55 @@
 # SPDX-License-Identifier: GPL-2.0
 # Helpers of the guest jobs; sourced.
 
-result() { # suite status name
-	echo "@result $1 $2 $3" >&3
+# Results are KTAP (Documentation/dev-tools/ktap.rst), written on fd 3
+# (hvc0) with kselftest's own helpers: one document per suite, between
+# "@ktap SUITE" and "@endktap" lines, which the host's report.py reads.
+# A suite's document opens at its first result and closes when another
+# suite reports or the job's process exits. Logs go between "@log SUITE
+# NAME" and "@endlog".
+. /harness/ktap_helpers.sh
+ktap_suite=
+
+ktap_end() { # close the open suite's document, if any
+	[ -n "$ktap_suite" ] || return 0
+	{
+		ktap_set_plan $((KTAP_TESTNO - 1))
+		ktap_print_totals
+		echo "@endktap"
+	} >&3
+	ktap_suite=
+}
+trap ktap_end EXIT
+
+# result SUITE STATUS NAME: one KTAP result line. PASS, FAIL, SKIP and
+# XFAIL are KTAP's own; another status, a test's that neither passed nor
+# failed (ftracetest's UNSUPPORTED, the harness's NOTRUN for a test not
+# run), is a skip with that status as the reason, and ftracetest's
+# UNRESOLVED a failure with it, so that the host's expectations can name
+# the status they accept.
+result() {
+	if [ "$1" != "$ktap_suite" ]; then
+		ktap_end
+		ktap_suite=$1
+		KTAP_TESTNO=1 KTAP_CNT_PASS=0 KTAP_CNT_FAIL=0
+		KTAP_CNT_XFAIL=0 KTAP_CNT_SKIP=0
+		{ echo "@ktap $1"; ktap_print_header; } >&3
+	fi
+	# The helpers echo unquoted: no file name may replace a test's name.
+	case $- in *f*) noglob=1 ;; *) noglob=; set -f ;; esac
+	case $2 in
+	PASS) ktap_test_pass "$3" ;;
+	FAIL) ktap_test_fail "$3" ;;
+	SKIP) ktap_test_skip "$3" ;;
+	XFAIL) ktap_test_xfail "$3" ;;
+	UNRESOLVED | UNDEFINED | LOST)
+		__ktap_test "not ok" "$3" "$2"
+		KTAP_CNT_FAIL=$((KTAP_CNT_FAIL + 1)) ;;
+	*)
+		__ktap_test ok "$3" "SKIP $2"
+		KTAP_CNT_SKIP=$((KTAP_CNT_SKIP + 1)) ;;
+	esac >&3
+	[ -n "$noglob" ] || set +f
 }
 
 log_file() { # suite name file

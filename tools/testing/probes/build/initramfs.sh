@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# Pack the guest: busybox, the harness's guest jobs, ftracetest and the
+# kernel's modules, into an uncompressed initramfs.
+. "$(dirname "$0")/../lib.sh"
+
+root=$KDIR/initramfs
+rm -rf "$root"
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,root,etc,lib,usr/bin,usr/sbin}
+cp "$BUILD/debs/$DEB_ARCH/busybox/bin/busybox" "$root/bin/busybox"
+# A real file, not a link: ftracetest's uprobe tests look for a mapping
+# named .../sh in the shell's own /proc/PID/maps.
+cp "$root/bin/busybox" "$root/bin/sh"
+cp "$HARNESS/guest/init" "$root/init"
+# trace-cmd and readelf, with the dynamic loader and libraries they need
+# (not gconv).
+tc=$BUILD/debs/$DEB_ARCH/tracecmd
+cp -a "$tc/lib/." "$root/lib/"
+[ ! -d "$tc/lib64" ] || cp -a "$tc/lib64" "$root/"
+mkdir -p "$root/usr/lib/$MULTIARCH"
+(cd "$tc/usr/lib/$MULTIARCH" && tar -c --exclude=gconv .) |
+	tar -x -C "$root/usr/lib/$MULTIARCH"
+cp "$tc/usr/bin/trace-cmd" "$root/usr/bin/"
+cp "$tc/usr/bin/$MULTIARCH-readelf" "$root/usr/bin/readelf"
+# The guest runner's library with kselftest's KTAP helpers, and each
+# suite's guest job (suites/NAME/guest.sh, run as /harness/NAME.sh) with
+# the files it reads there.
+mkdir -p "$root/harness"
+cp "$HARNESS/guest/lib.sh" "$SRC/tools/testing/selftests/kselftest/ktap_helpers.sh" \
+	"$root/harness/"
+for job in "$HARNESS"/suites/*/guest.sh; do
+	name=${job%/guest.sh}
+	cp "$job" "$root/harness/${name##*/}.sh"
+done
+cp "$HARNESS/suites/check/tests.sh" "$HARNESS/suites/compare/compare.defs" \
+	"$HARNESS/suites/fuzz/fuzz.awk" "$HARNESS/suites/fuzz/fuzz.corpus" \
+	"$root/harness/"
+cp -r "$HARNESS/suites/check/tests.d" "$root/harness/"
+# The suites of bpftrace and perf (make check-clients), run in the Debian
+# userland, and their workload: linked dynamically, to run on that
+# userland's libc, with DWARF for perf probe -x.
+cp -r "$HARNESS/suites/clients/clients.d" "$root/harness/"
+for src in "$HARNESS"/progs/clients/*.c; do
+	${CROSS_COMPILE}gcc -Wall -g -O2 -o "$root/harness/$(basename "$src" .c)" "$src"
+done
+# The test programs of the guest's architecture (progs/GUEST/), assembly
+# or C, with a list of the file offsets of their symbols for uprobe_events.
+mkdir -p "$root/harness/progs"
+for src in "$HARNESS/progs/$GUEST"/*.[Sc]; do
+	[ -f "$src" ] || continue
+	prog=$root/harness/progs/$(basename "$src" | sed 's/\.[Sc]$//')
+	if [ "${src##*.}" = c ]; then
+		# C with the static libc, around the labels its asm defines.
+		${CROSS_COMPILE}gcc -Wall -static -O2 -o "$prog" "$src"
+	else
+		${CROSS_COMPILE}as "$src" -o "$KDIR/prog.o"
+		${CROSS_COMPILE}ld -static -o "$prog" "$KDIR/prog.o"
+	fi
+	read -r off vaddr < <(${CROSS_COMPILE}readelf -lW "$prog" |
+		awk '$1 == "LOAD" && $8 == "E" { print $2, $3; exit }')
+	${CROSS_COMPILE}nm --defined-only "$prog" | while read -r addr _ name; do
+		printf '0x%x %s\n' $((0x$addr - vaddr + off)) "$name"
+	done >"$prog.syms"
+done
+# The benchmark's load, in C with the cross toolchain's static libc.
+for src in "$HARNESS"/progs/*.c; do
+	${CROSS_COMPILE}gcc -Wall -static -O2 -o "$root/harness/progs/$(basename "$src" .c)" "$src"
+done
+# The benchmark's function, the getppid system call, and its probe points
+# as offsets into it: "body", an instruction past the function's entry
+# (after the ftrace call site on x86); on arm64 that is its first STP
+# (stepped out of line), and "bl" its first BL (simulated).
+case $GUEST in
+arm64) getppid=__arm64_sys_getppid ;;
+x86_64) getppid=__x64_sys_getppid ;;
+esac
+${CROSS_COMPILE}objdump -d --no-show-raw-insn --disassemble="$getppid" \
+	"$OBJ/vmlinux" | python3 -c '
+import re, sys
+func, guest = sys.argv[1:]
+insns = re.findall(r"^ *([0-9a-f]+):\s+(\S+)(.*)$", sys.stdin.read(), re.M)
+start = int(insns[0][0], 16)
+offs = [int(a, 16) - start for a, m, rest in insns]
+print("func", func)
+if guest == "arm64":
+    for want in ("stp", "bl"):
+        print(want, next(o for o, (a, m, rest) in zip(offs, insns) if m == want))
+    print("body", next(o for o, (a, m, rest) in zip(offs, insns) if m == "stp"))
+else:
+    fentry = next(i for i, (a, m, rest) in enumerate(insns) if "__fentry__" in rest)
+    print("body", offs[fentry + 1])
+' "$getppid" "$GUEST" >"$root/harness/bench.offsets"
+# The kernel's config, for tests whose outcome depends on it (BTI, kCFI).
+cp "$SRC/.config" "$root/harness/kernel.config"
+# Where the kernel was linked to run, for tests that check KASLR moved it.
+awk '$3 == "_stext" { print $1 }' "$SRC/System.map" >"$root/harness/kernel.stext"
+cp -r "$SRC/tools/testing/selftests/ftrace" "$root/ftrace"
+# The series' own ftracetest cases run on upstream's kernel too: they
+# check what both kernels do, and upstream's tree, the base alone, lacks
+# them. They are new files (assemble.sh refuses to let the series
+# overwrite upstream's), so this adds tests and replaces none.
+ours_tc=$TOP/tools/testing/selftests/ftrace/test.d
+if [ "$KERNEL" = upstream ] && [ -d "$ours_tc" ]; then
+	cp -r "$ours_tc/." "$root/ftrace/test.d/"
+fi
+# The ftracetest tests not to run on this guest and kernel: those that
+# `expected` lists as NOTRUN for it (a test that takes the kernel down
+# leaves no results for the others).
+awk -v guest="$GUEST" -v kernel="$KERNEL" '
+	/^[ \t]*#/ || NF < 5 || $1 != "ftracetest" || $4 != "NOTRUN" { next }
+	{ k = $3; g = ""; if (index(k, ":")) { g = substr(k, 1, index(k, ":") - 1); k = substr(k, index(k, ":") + 1) } }
+	(g == "" || g == guest) && (k == "all" || k == kernel) { print $2 }
+' "$HARNESS/expected" >"$root/harness/ftracetest.skip"
+cp -r "$KDIR/modules/lib/modules" "$root/lib/"
+# For the walkthrough's raw-address probes: the instructions right after
+# kernel_clone's first two calls, as offsets into the function.
+${CROSS_COMPILE}objdump -d --no-show-raw-insn --disassemble=kernel_clone \
+	"$OBJ/vmlinux" >"$KDIR/kernel_clone.dis"
+python3 - "$KDIR/kernel_clone.dis" "$root/harness" "$GUEST" <<'PY' || die "kernel_clone: no two calls to probe after"
+import re, sys
+insns = [(int(m[1], 16), m[2]) for m in
+         re.finditer(r"^ *([0-9a-f]+):\s+(.*)$", open(sys.argv[1]).read(), re.M)]
+start = insns[0][0]
+call = {"arm64": "bl", "x86_64": "call"}[sys.argv[3]]
+after = [i + 1 for i, (_, text) in enumerate(insns) if text.split()[0] == call][:2]
+assert len(after) == 2
+with open(sys.argv[2] + "/walkthrough.insns", "w") as f:
+    for i in after:
+        f.write(f"{insns[i][0] - start}\n")
+with open(sys.argv[2] + "/walkthrough.disasm", "w") as f:
+    for addr, text in insns[: after[1] + 2]:
+        f.write(f"  kernel_clone+{addr - start:<4} {text}\n")
+PY
+# The stress test's functions, each with the offsets of its instructions
+# (their lengths vary on x86): "NAME OFFSET...".
+${CROSS_COMPILE}nm -S --defined-only "$OBJ/vmlinux" |
+	awk 'NR == FNR { if ($1 !~ /^#/) for (i = 1; i <= NF; i++) want[$i] = 1; next }
+	     ($3 == "T" || $3 == "t") && ($4 in want) && !seen[$4]++ { print $4, $1, $2 }' \
+	"$HARNESS/suites/check/stress-functions" - | python3 -c '
+import re, subprocess, sys
+objdump, vmlinux = sys.argv[1:]
+for line in sys.stdin:
+    name, addr, size = line.split()
+    start, size = int(addr, 16), int(size, 16)
+    if size > 640:
+        continue
+    dis = subprocess.run([objdump, "-d", "--no-show-raw-insn",
+                          f"--start-address={start:#x}", f"--stop-address={start + size:#x}",
+                          vmlinux], capture_output=True, text=True, check=True).stdout
+    offs = [int(a, 16) - start for a in re.findall(r"^ *([0-9a-f]+):\t", dis, re.M)]
+    print(name, *offs)
+' "${CROSS_COMPILE}objdump" "$OBJ/vmlinux" >"$root/harness/stress.funcs"
+# The sample for `make acceptance`: the kernel's functions of 16 to 1024
+# bytes whose name hashes to 0 modulo 80. Chosen by name, not by address,
+# so that both kernels draw the same functions. A name two functions share
+# is left out: the kernel refuses a probe on it at every offset, which
+# says nothing of what it can probe.
+${CROSS_COMPILE}nm -S --defined-only "$OBJ/vmlinux" | python3 -c '
+import collections, sys, zlib
+syms = [l.split() for l in sys.stdin]
+names = collections.Counter(f[-1] for f in syms if len(f) >= 3 and f[-2] in "Tt")
+for f in syms:
+    if len(f) == 4 and f[2] in "Tt" and 16 <= int(f[1], 16) <= 1024 and \
+       names[f[3]] == 1 and zlib.crc32(f[3].encode()) % 80 == 0:
+        print(f[3], int(f[1], 16))
+' | sort -u >"$root/harness/accept.funcs"
+echo 'root::0:0:root:/root:/bin/sh' >"$root/etc/passwd"
+echo 'root:x:0:' >"$root/etc/group"
+(cd "$root" && find . -print0 | sort -z |
+	cpio --quiet -o -0 -H newc -R 0:0 >"$KDIR/initramfs.cpio")

@@ -1,0 +1,147 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# `make bisect`: apply the series (make series) with git am, one patch at a
+# time, onto a git tree of the pristine base, and build every step for each
+# guest's architecture, so that git bisect may land anywhere in it. A step
+# builds, with make check's configuration and W=1, the code the series
+# changes and the code that calls into it: the architecture's probe code
+# and its break/step dispatch, kernel/kprobes.o, kernel/events/ (uprobes)
+# and kernel/trace/. No warning may name a file the series has changed by
+# that step unless upstream's file gave it too.
+# The last step's tree must be the one make check builds, file for file;
+# each guest then boots make check's kernel and runs ftracetest's kprobe/
+# and dynevent/ directories (make check's ftracetest suite) on it.
+#   BISECT_GUESTS   the architectures (default: arm64 x86_64)
+#   BISECT_BOOT=0   skip the boot
+#   BISECT_FULL=1   also build the whole kernel and its modules at each
+#                   step, so that a symbol no step defines shows too
+# Each architecture has its own clone of the base repository in
+# build/bisect/GUEST, built in tree as make check builds.
+. "$(dirname "$0")/../../lib.sh"
+
+guests=${BISECT_GUESTS:-arm64 x86_64}
+top=$BUILD/bisect
+repo=$top/base.git
+version=$(cat "$BUILD/base/VERSION")
+mkdir -p "$top"
+start_all=$(date +%s)
+
+g() { git -c user.name=probes -c user.email=probes@localhost "$@"; }
+
+"$TOP/series/series.sh"
+patches=$(find "$BUILD/patches" -name '[0-9]*.patch' ! -name '0000-*' | sort)
+[ -n "$patches" ] || die "bisect: make series wrote no patch"
+
+# The base, as one commit: made once per base version (about 5 min).
+if [ "$(cat "$top/base.version" 2>/dev/null)" != "$version" ]; then
+	say "bisect: a git repository of Linux $version"
+	rm -rf "$repo" "$top/base.tree" "$top/base.version"
+	cp -al "$BASE" "$top/base.tree"
+	g -C "$top/base.tree" init -q
+	g -C "$top/base.tree" add -A -f
+	g -C "$top/base.tree" commit -q -m "Linux $version (Debian linux-source-$BASE_SERIES)"
+	g -C "$top/base.tree" tag base
+	g clone -q --bare "$top/base.tree" "$repo"
+	rm -rf "$top/base.tree"
+	echo "$version" >"$top/base.version"
+fi
+
+failed=0
+for guest in $guests; do
+	(
+	GUEST=$guest
+	KERNEL=series
+	KDIR=$BUILD/$GUEST/series
+	# shellcheck source=lib.sh
+	. "$HARNESS/lib.sh"
+	config=$KDIR/src/.config
+	# make check's tree and configuration for this guest, built if stale.
+	"$HARNESS/build/assemble.sh"
+	"$HARNESS/build/build.sh"
+	tree=$top/$GUEST
+	if [ ! -d "$tree/.git" ] || ! git -C "$tree" rev-parse -q --verify base >/dev/null; then
+		rm -rf "$tree"
+		g clone -q "$repo" "$tree"
+	fi
+	cd "$tree"
+	g am --abort >/dev/null 2>&1 || true
+	g checkout -q --detach base
+	g reset -q --hard base
+	# shellcheck disable=SC2086
+	g am -q $patches || die "bisect: git am of the series onto the base failed in $tree"
+
+	# The end of the series is make check's tree.
+	same_as_series_tree "$tree" "bisect (git am)"
+	g diff --name-only base HEAD | grep -vxF -f "$KDIR/src.touched" &&
+		die "bisect: the series changes files make check's tree does not"
+
+	case $GUEST in
+	arm64) objs=(arch/arm64/kernel/probes/ arch/arm64/kernel/debug-monitors.o) ;;
+	x86_64) objs=(arch/x86/kernel/kprobes/ arch/x86/kernel/traps.o) ;;
+	esac
+	objs+=(kernel/kprobes.o kernel/events/ kernel/trace/)
+	KMAKE=(make -s "${KBUILD_CC[@]}" -j"$JOBS")
+	mkdir -p "$top/logs"
+	exec 9>>"$KBUILD_LOCK"
+	n=0
+	bad=0
+	upstream_warnings=$top/logs/$GUEST-upstream.warnings
+	: >"$upstream_warnings"
+	for commit in $(git rev-list --reverse base..HEAD); do
+		n=$((n + 1))
+		subject=$(git log -1 --format=%s "$commit")
+		log=$top/logs/$GUEST-$(printf %02d "$n").log
+		g checkout -q "$commit"
+		cp "$config" .config
+		step_start=$(date +%s)
+		flock 9
+		if ! { "${KMAKE[@]}" olddefconfig && "${KMAKE[@]}" W=1 "${objs[@]}" &&
+		       { [ "${BISECT_FULL:-0}" = 0 ] ||
+			 "${KMAKE[@]}" "$IMAGE_TARGET" modules; }; } >"$log" 2>&1; then
+			flock -u 9
+			say "bisect: $GUEST $n FAILED to build: $subject (log: $log)"
+			grep -E 'error' -m 20 "$log" >&2 || tail -20 "$log" >&2
+			bad=$((bad + 1))
+			continue
+		fi
+		flock -u 9
+		# A warning is the series' when it names a file the series has
+		# changed by now and upstream's build of that file did not give
+		# it (file and text, line numbers aside): those of the files
+		# still upstream's, from every step, are upstream's warnings.
+		changed=$(git diff --name-only base HEAD)
+		grep -E '^[^ :]+:[0-9]+(:[0-9]+)?: warning:' "$log" |
+			sed -E 's|^\./||; s|^([^:]+):[0-9]+(:[0-9]+)?:|\1:|' |
+			sort -u >"$log.warnings" || true
+		ours='NR == FNR { c[$0] = 1; next } ($1 in c) == want'
+		awk -F: -v want=0 "$ours" <(echo "$changed") "$log.warnings" >>"$upstream_warnings"
+		sort -u -o "$upstream_warnings" "$upstream_warnings"
+		warnings=$(awk -F: -v want=1 "$ours" <(echo "$changed") "$log.warnings" |
+			grep -vxF -f "$upstream_warnings" || true)
+		if [ -n "$warnings" ]; then
+			say "bisect: $GUEST $n warns in the series' files: $subject"
+			printf '  %s\n' "$warnings" >&2
+			bad=$((bad + 1))
+			continue
+		fi
+		say "bisect: $GUEST $n builds, no warning in the series' files ($(($(date +%s) - step_start)) s): $subject"
+	done
+	[ "$bad" -eq 0 ] || die "bisect: $GUEST: $bad of $n steps failed"
+	say "bisect: $GUEST: all $n steps build"
+	) || failed=$((failed + 1))
+done
+[ "$failed" -eq 0 ] || die "bisect: $failed architecture(s) failed"
+
+# The last step is make check's tree (checked above): boot its kernel and
+# run ftracetest's kprobe/ and dynevent/ there.
+if [ "${BISECT_BOOT:-1}" != 0 ]; then
+	for guest in $guests; do
+		GUEST=$guest "$HARNESS/build/initramfs.sh" >/dev/null
+		GUEST=$guest BOOT_ARGS="suites=ftracetest" "$HARNESS/guest/boot.sh" check 1800 >/dev/null ||
+			die "bisect: the $guest guest's boot failed"
+		logs=$(GUEST=$guest bash -c ". '$HARNESS/lib.sh' && echo \$LOGS")
+		"$HARNESS/report.py" "$guest" series "$logs/check.results" ||
+			die "bisect: ftracetest failed on $guest at the last step"
+	done
+fi
+say "bisect: every step builds on $guests ($(($(date +%s) - start_all)) s)"
