@@ -127,14 +127,17 @@ debian_apt() {
 
 say() { printf '%s\n' "$*" >&2; }
 
+# shellcheck source=ktap.sh
+. "$HARNESS/ktap.sh"
+
 # verdict SUITE PASS|FAIL NAME: a result of the host's own (a build, a
-# guest's boot), as a KTAP document of one test, the form report.py reads
-# (guest/lib.sh writes the guests' results).
+# guest's boot), as a KTAP document of one test, the form report.py reads.
 verdict() {
-	local ok=ok
-	[ "$2" = PASS ] || ok="not ok"
-	printf '@ktap %s\nKTAP version 1\n1..1\n%s 1 %s\n@endktap\n' "$1" "$ok" "$3"
+	ktap_begin "$1"
+	ktap_result "$2" "$3"
+	ktap_end
 }
+
 die() { printf 'error: %s\n' "$*" >&2; exit 1; }
 
 # same_as_series_tree DIR WHO: DIR holds every path the series touches as
