@@ -1307,6 +1307,16 @@ static int define_event_name(struct probe_definition *def)
 					   def->event - def->argv[0]);
 }
 
+/* More argument words than a probe holds are refused, at the first. */
+static int define_arg_count(unsigned int nr_words)
+{
+	if (nr_words <= MAX_TRACE_ARGS)
+		return 0;
+	trace_probe_log_set_index(2);
+	trace_probe_log_err(0, TOO_MANY_ARGS);
+	return -E2BIG;
+}
+
 /* The argument words, expanded for the place if the front end asks it. */
 static int define_arg_words(struct probe_definition *def,
 			    const struct probe_definer *d)
@@ -1318,12 +1328,7 @@ static int define_arg_words(struct probe_definition *def,
 						words, &def->ctx);
 	def->args.argc = def->nr_words;
 	def->args.argv = words;
-	if (def->nr_words > MAX_TRACE_ARGS) {
-		trace_probe_log_set_index(2);
-		trace_probe_log_err(0, TOO_MANY_ARGS);
-		return -E2BIG;
-	}
-	return 0;
+	return define_arg_count(def->nr_words);
 }
 
 /* Each argument word into the probe's argument of the same rank. */
@@ -1350,7 +1355,9 @@ static int define_probe(struct probe_definition *def,
 	struct trace_probe *tp;
 	int ret = 0;
 
-	if (d->name_first)
+	if (d->count_first)
+		ret = define_arg_count(def->nr_words);
+	if (!ret && d->name_first)
 		ret = define_event_name(def);
 	if (!ret) {
 		trace_probe_log_set_index(1);

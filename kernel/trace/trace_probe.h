@@ -286,6 +286,9 @@ struct probe_definition {
  * struct probe_definer - how a front end turns a definition into a probe
  * @log_name: the front end's name in the error log
  * @name_first: the event's name is checked before the place (word 1)
+ * @count_first: the argument words are counted before the place is
+ *	parsed (a uprobe's file is not looked up for a definition with too
+ *	many), else once they are expanded
  * @expand_args: "$arg*", "$argN", ":%pd" and ":%pD" are expanded for the
  *	place (trace_probe_expand_words())
  * @claim: -ECANCELED if the command is not the front end's, from word 0
@@ -313,6 +316,7 @@ struct probe_definition {
 struct probe_definer {
 	const char		*log_name;
 	bool			name_first;
+	bool			count_first;
 	bool			expand_args;
 	int			(*claim)(struct probe_definition *def);
 	int			(*parse_place)(struct probe_definition *def);

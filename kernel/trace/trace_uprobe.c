@@ -867,12 +867,6 @@ static int tu_parse_place(struct probe_definition *def)
 	struct tu_definition *ud = to_tu_definition(def);
 	int ret;
 
-	/* Counted once the command is known to be ours, to log it. */
-	if (def->nr_words > MAX_TRACE_ARGS) {
-		trace_probe_log_set_index(2);
-		trace_probe_log_err(0, TOO_MANY_ARGS);
-		return -E2BIG;
-	}
 	ret = tu_find_file(ud->filename, &ud->path);
 	if (ret) {
 		__trace_probe_log_err(0, ret == -EINVAL ? TP_ERR_NO_REGULAR_FILE :
@@ -943,6 +937,7 @@ static void tu_release(struct probe_definition *def)
 
 static const struct probe_definer tu_definer = {
 	.log_name	= "trace_uprobe",
+	.count_first	= true,
 	.claim		= tu_claim,
 	.parse_place	= tu_parse_place,
 	.default_name	= tu_default_name,
