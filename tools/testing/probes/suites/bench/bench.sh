@@ -8,6 +8,11 @@
 # defined probe takes. Each kernel is then booted again to count the
 # exceptions a hit of each kind takes. Prints a table, series/upstream
 # ratios last.
+#
+# BENCH_REFS="REF..." adds the series as it was at each git REF, built and
+# booted in the same run (its timed pass only), so that a change is
+# measured against the tree before it and against upstream in one run:
+# cross-run figures move with the base's and QEMU's versions.
 . "$(dirname "$0")/../../lib.sh"
 
 n=${BENCH_N:-20000}
@@ -100,17 +105,44 @@ PY
 	tr -d '\r' <"$BUILD/$GUEST/$k/logs/bench.results" | grep '^@' >>"$out/$k.exc"
 }
 
-for k in ${BENCH_KERNELS:-upstream series}; do
+# timed NAME [ENV...]: build and boot a kernel for the timed pass; its
+# results go to $out/NAME.txt. ENV sets which kernel (KERNEL, and for an
+# earlier series TOP and KDIR).
+timed() {
+	local k=$1 logs
+	shift
 	say "bench: the $k kernel"
-	KERNEL=$k "$HARNESS/build/assemble.sh"
-	KERNEL=$k "$HARNESS/build/build.sh" >/dev/null
-	KERNEL=$k "$HARNESS/build/initramfs.sh"
-	QEMU_EXTRA="-icount shift=0,sleep=off" BOOT_ARGS="bench_n=$n" \
-		KERNEL=$k "$HARNESS/guest/boot.sh" bench 1800 >"$out/$k.boot" 2>&1 ||
+	env "$@" "$HARNESS/build/assemble.sh"
+	env "$@" "$HARNESS/build/build.sh" >/dev/null
+	env "$@" "$HARNESS/build/initramfs.sh"
+	env "$@" QEMU_EXTRA="-icount shift=0,sleep=off" BOOT_ARGS="bench_n=$n" \
+		"$HARNESS/guest/boot.sh" bench 1800 >"$out/$k.boot" 2>&1 ||
 		{ tail -20 "$out/$k.boot"; die "the $k kernel's bench run failed"; }
-	tr -d '\r' <"$BUILD/$GUEST/$k/logs/bench.results" | grep '^@' >"$out/$k.txt"
+	logs=$(env "$@" bash -c '. "$1/lib.sh"; echo "$LOGS"' - "$HARNESS")
+	tr -d '\r' <"$logs/bench.results" | grep '^@' >"$out/$k.txt"
+}
+
+for k in ${BENCH_KERNELS:-upstream series}; do
+	timed "$k" KERNEL="$k"
 	say "bench: the $k kernel's exceptions"
 	exceptions "$k"
+done
+
+# Each earlier series: the tree at REF checked out in a worktree of its
+# own (its manifest, patches and kernel files; the harness stays this
+# one), built in its own directory, where ccache finds most objects.
+refs=()
+for ref in ${BENCH_REFS:-}; do
+	rev=$(git -C "$TOP" rev-parse --short=12 "$ref^{commit}") ||
+		die "BENCH_REFS: $ref is no commit"
+	wt=$BUILD/refs/$rev
+	if [ ! -d "$wt" ]; then
+		git -C "$TOP" worktree prune
+		git -C "$TOP" worktree add -q --detach "$wt" "$rev"
+	fi
+	timed "series-$rev" TOP="$wt" BUILD="$BUILD" KERNEL=series \
+		KDIR="$BUILD/$GUEST/series-$rev"
+	refs+=("$ref=$out/series-$rev.txt")
 done
 
 python3 - "$out/upstream.txt" "$out/series.txt" "$n" "$exc_n" \
@@ -230,4 +262,44 @@ for kernel, d, opt in (("upstream", up, uopt), ("series", se, sopt)):
     print(f"(kprobes optimized while counted, {kernel}: "
           + ", ".join(f"{k} {v}" for k, v in opt.items()) + ")")
 print("breakpoint path, series dearer than upstream: " + (", ".join(dearer) if dearer else "none"))
+PY
+
+[ ${#refs[@]} -gt 0 ] || exit 0
+# The earlier series beside today's: each kind's extra instructions a hit,
+# and today's over each earlier one's.
+python3 - "$out/upstream.txt" "$out/series.txt" "$n" "${refs[@]}" <<'PY'
+import sys
+def load(path):
+    d = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) == 3 and f[0] in ("@bench", "@reg"):
+            d[(f[0], f[1])] = int(f[2])
+    return d
+up, se, n = load(sys.argv[1]), load(sys.argv[2]), int(sys.argv[3])
+refs = [(r.split("=", 1)[0], load(r.split("=", 1)[1])) for r in sys.argv[4:]]
+def cost(d, key, base):
+    if ("@bench", key) not in d or ("@bench", base) not in d:
+        return None
+    return (d[("@bench", key)] - d[("@bench", base)]) / n
+head = "| extra instructions per hit | series | " + " | ".join(
+    f"series at {r}" for r, _ in refs) + " | upstream | " + " | ".join(
+    f"series / at {r}" for r, _ in refs) + " |"
+print(head)
+print("|" + " --- |" * (head.count("|") - 1))
+keys = sorted({k for d in [se] + [d for _, d in refs] for (t, k) in d
+               if t == "@bench" and k not in ("baseline", "ubase")})
+for key in keys:
+    base = "ubase" if key in ("h", "i", "j", "k", "l") else "baseline"
+    s, u = cost(se, key, base), cost(up, key, base)
+    old = [cost(d, key, base) for _, d in refs]
+    fmt = lambda v: "-" if v is None else f"{v:.0f}"
+    ratio = lambda a, b: "-" if a is None or not b else f"{a / b:.2f}"
+    label = ("breakpoint path: " + key[3:]) if key.startswith("bp-") else key
+    print(f"| {label} | {fmt(s)} | " + " | ".join(fmt(v) for v in old)
+          + f" | {fmt(u)} | " + " | ".join(ratio(s, v) for v in old) + " |")
+for step in ("define", "enable", "disable", "delete"):
+    vals = [d.get(("@reg", step)) for d in [se] + [d for _, d in refs]]
+    print(f"| {step} 1000 probes, s | " + " | ".join(
+        "-" if v is None else f"{v / 1e9:.3f}" for v in vals) + " |")
 PY
