@@ -131,9 +131,10 @@ static nokprobe_inline void probe_hit_fill(struct probe_hit *hit, void *rec,
  * Without any of PROBE_RESERVE_SLOW_FLAGS, which is how events are
  * recorded most of the time, trace_event_buffer_reserve() comes down to a
  * reservation in the instance's buffer, made here without its four calls.
- * A flag set after the check is seen by trace_event_buffer_commit(), which
- * discards a record it filters out, as it does for a record that
- * trace_event_buffer_reserve() reserved before the flag was set.
+ * A flag set after the check is seen at the commit, which then goes
+ * through trace_event_buffer_commit(): it discards a record it filters
+ * out, as it does for a record that trace_event_buffer_reserve() reserved
+ * before the flag was set.
  */
 static nokprobe_inline void *
 probe_event_reserve_direct(struct trace_event_buffer *fbuffer,
@@ -168,6 +169,40 @@ static nokprobe_inline void *probe_event_reserve(struct trace_event_buffer *fbuf
 	if (unlikely(READ_ONCE(file->flags) & PROBE_RESERVE_SLOW_FLAGS))
 		return trace_event_buffer_reserve(fbuffer, file, len);
 	return probe_event_reserve_direct(fbuffer, file, len);
+}
+
+/*
+ * Commit a record reserved by probe_event_reserve().  Most of the time the
+ * commit is the ring buffer's alone, made here as the function tracer
+ * makes its own: trace_event_buffer_commit() would find that out after a
+ * call and six tests.  __buffer_unlock_commit() also takes a record
+ * trace_event_buffer_reserve() put in the per-CPU scratch buffer.
+ */
+static nokprobe_inline void probe_event_commit(struct trace_event_buffer *fbuffer)
+{
+	if (likely(trace_event_commit_plain(fbuffer->trace_file)))
+		__buffer_unlock_commit(fbuffer->buffer, fbuffer->event);
+	else
+		trace_event_buffer_commit(fbuffer);
+}
+
+/*
+ * Commit a record probe_event_reserve_direct() reserved, which is never in
+ * the scratch buffer: a plain commit is then what __buffer_unlock_commit()
+ * does after its test for that buffer.  The test reads a per-CPU pointer
+ * with this_cpu_read(), which disables and enables preemption around the
+ * read, already disabled while a record is reserved: 14 instructions on
+ * arm64.
+ */
+static nokprobe_inline void
+probe_event_commit_direct(struct trace_event_buffer *fbuffer)
+{
+	if (likely(trace_event_commit_plain(fbuffer->trace_file))) {
+		__this_cpu_write(trace_taskinfo_save, true);
+		ring_buffer_unlock_commit(fbuffer->buffer);
+	} else {
+		trace_event_buffer_commit(fbuffer);
+	}
 }
 
 /*
@@ -274,7 +309,7 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 
 		probe_args_store_words(rec + hsize, tp, &env);
 	}
-	trace_event_buffer_commit(&fbuffer);
+	probe_event_commit_direct(&fbuffer);
 	return true;
 }
 
@@ -289,7 +324,7 @@ static nokprobe_inline void probe_hit_record_file(struct probe_hit *hit,
 	struct trace_event_buffer fbuffer;
 
 	if (probe_hit_write(hit, file, &fbuffer, NULL))
-		trace_event_buffer_commit(&fbuffer);
+		probe_event_commit(&fbuffer);
 }
 
 /**
@@ -315,10 +350,10 @@ static nokprobe_inline void probe_hit_record(struct probe_hit *hit)
 			continue;
 		}
 		if (probe_hit_write(hit, link->file, &fbuffer, src))
-			trace_event_buffer_commit(&fbuffer);
+			probe_event_commit(&fbuffer);
 	}
 	if (src)
-		trace_event_buffer_commit(&first);
+		probe_event_commit(&first);
 }
 
 #ifdef CONFIG_PERF_EVENTS
