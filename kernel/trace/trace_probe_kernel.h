@@ -18,9 +18,9 @@
  * TASK_SIZE can only be a user pointer written without the 'u' of
  * "+u0(...)"/ustring, as definitions older than that syntax were: it is
  * read as user memory rather than stored as a fault, which on a kernel
- * with PAN or SMAP it would always be.  Upstream's kprobe events have
- * always read it so, and definitions in the field rely on it (the
- * "+0(%x1):string" of a system call's path argument).
+ * with PAN or SMAP it would always be.  Kprobe events have always read it
+ * so, and definitions in the field rely on it (the "+0(%x1):string" of a
+ * system call's path argument).
  */
 static nokprobe_inline bool fetch_kernel_addr_is_user(unsigned long addr)
 {
