@@ -207,10 +207,15 @@ static void tf_record_perf(struct trace_fprobe *tf, struct ftrace_regs *fregs,
 }
 #endif
 
-/* A hit goes to each enabled instance's buffer, and to perf. */
+/*
+ * A hit goes to each enabled instance's buffer, and to perf.  @nhead, the
+ * words after the record's common head, is a constant in each dispatcher:
+ * 1 at an entry, 2 at an exit.
+ */
 static nokprobe_inline void tf_hit(struct trace_fprobe *tf,
 				   struct ftrace_regs *fregs, void *edata,
-				   unsigned long func, unsigned long ret_ip)
+				   unsigned long func, unsigned long ret_ip,
+				   unsigned int nhead)
 {
 	unsigned int flags = trace_probe_load_flags(&tf->tp);
 
@@ -222,8 +227,7 @@ static nokprobe_inline void tf_hit(struct trace_fprobe *tf,
 			tf_record_perf(tf, fregs, edata, func, ret_ip);
 			return;
 		}
-		if (!probe_record_fast(&tf->tp, NULL, fregs, edata, head,
-				       tf->is_return ? 2 : 1,
+		if (!probe_record_fast(&tf->tp, NULL, fregs, edata, head, nhead,
 				       ftrace_get_regs(fregs)))
 			tf_record(tf, fregs, edata, func, ret_ip);
 	}
@@ -236,7 +240,7 @@ static int fentry_dispatcher(struct fprobe *fp, unsigned long entry_ip,
 			     void *entry_data)
 {
 	tf_hit(container_of(fp, struct trace_fprobe, fp), fregs, NULL,
-	       entry_ip, 0);
+	       entry_ip, 0, 1);
 	return 0;
 }
 
@@ -245,7 +249,7 @@ static void fexit_dispatcher(struct fprobe *fp, unsigned long entry_ip,
 			     void *entry_data)
 {
 	tf_hit(container_of(fp, struct trace_fprobe, fp), fregs, entry_data,
-	       entry_ip, ret_ip);
+	       entry_ip, ret_ip, 2);
 }
 
 NOKPROBE_SYMBOL(fentry_dispatcher);

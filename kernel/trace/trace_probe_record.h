@@ -131,10 +131,11 @@ static nokprobe_inline void probe_hit_fill(struct probe_hit *hit, void *rec,
  * Without any of PROBE_RESERVE_SLOW_FLAGS, which is how events are
  * recorded most of the time, trace_event_buffer_reserve() comes down to a
  * reservation in the instance's buffer, made here without its four calls.
- * A flag set after the check is seen at the commit, which then goes
- * through trace_event_buffer_commit(): it discards a record it filters
- * out, as it does for a record that trace_event_buffer_reserve() reserved
- * before the flag was set.
+ * A flag set after the check is seen by probe_event_commit(), which then
+ * goes through trace_event_buffer_commit(): it discards a record it
+ * filters out, as it does for a record that trace_event_buffer_reserve()
+ * reserved before the flag was set.  probe_record_fast() leaves such a
+ * flag to the next hit (probe_event_commit_direct()).
  */
 static nokprobe_inline void *
 probe_event_reserve_direct(struct trace_event_buffer *fbuffer,
@@ -187,21 +188,31 @@ static nokprobe_inline void probe_event_commit(struct trace_event_buffer *fbuffe
 }
 
 /*
- * Commit a record probe_event_reserve_direct() reserved, which is never in
- * the scratch buffer: a plain commit is then what __buffer_unlock_commit()
- * does after its test for that buffer.  The test reads a per-CPU pointer
- * with this_cpu_read(), which disables and enables preemption around the
- * read, already disabled while a record is reserved: 14 instructions on
- * arm64.
+ * Commit the record probe_record_fast() reserved, for a file it found
+ * without any of PROBE_RECORD_SLOW_FLAGS: a flag set since then is for
+ * the next hit, as it would be had it been set just after this one.  The
+ * record is never in the scratch buffer, so a plain commit is what
+ * __buffer_unlock_commit() does after its test for that buffer.  The test
+ * reads a per-CPU pointer with this_cpu_read(), which disables and
+ * enables preemption around the read, already disabled while a record is
+ * reserved: 14 instructions on arm64.
  */
 static nokprobe_inline void
-probe_event_commit_direct(struct trace_event_buffer *fbuffer)
+probe_event_commit_direct(struct trace_event_buffer *fbuffer,
+			  struct pt_regs *trigger_regs)
 {
-	if (likely(trace_event_commit_plain(fbuffer->trace_file))) {
+	if (likely(trace_commit_plain(fbuffer->trace_file->tr))) {
 		__this_cpu_write(trace_taskinfo_save, true);
 		ring_buffer_unlock_commit(fbuffer->buffer);
 	} else {
-		trace_event_buffer_commit(fbuffer);
+		/*
+		 * A copy goes out of line, so that the caller's stays in
+		 * registers.  The regs are for a stack trace trigger.
+		 */
+		struct trace_event_buffer out = *fbuffer;
+
+		out.regs = trigger_regs;
+		trace_event_buffer_commit(&out);
 	}
 }
 
@@ -272,22 +283,28 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 	unsigned int hsize = sizeof(struct trace_entry) + nhead * sizeof(long);
 	struct list_head *files = &tp->event->files;
 	struct event_file_link *link;
+	struct list_head *first;
 	unsigned long *word;
 	unsigned int i;
 	void *rec;
 
 	if (unlikely(tp->arg_kinds & PROBE_ARGS_DYNAMIC))
 		return false;
-	link = list_first_or_null_rcu(files, struct event_file_link, list);
-	if (unlikely(!link))
+	/*
+	 * The list's first entry, read as list_first_or_null_rcu() reads it,
+	 * but tested against the head once: the NULL that macro would make
+	 * of an empty list would be tested again.
+	 */
+	first = READ_ONCE(files->next);
+	if (unlikely(first == files))
 		return true;
-	if (unlikely(READ_ONCE(link->list.next) != files ||
+	link = list_entry(first, struct event_file_link, list);
+	if (unlikely(READ_ONCE(first->next) != files ||
 		     (READ_ONCE(link->file->flags) & PROBE_RECORD_SLOW_FLAGS)))
 		return false;
 	rec = probe_event_reserve_direct(&fbuffer, link->file, hsize + tp->size);
 	if (!rec)
 		return true;
-	fbuffer.regs = trigger_regs;
 	word = rec + sizeof(struct trace_entry);
 	for (i = 0; i < nhead; i++)
 		word[i] = head[i];
@@ -309,7 +326,7 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 
 		probe_args_store_words(rec + hsize, tp, &env);
 	}
-	probe_event_commit_direct(&fbuffer);
+	probe_event_commit_direct(&fbuffer, trigger_regs);
 	return true;
 }
 
