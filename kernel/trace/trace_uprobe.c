@@ -652,15 +652,23 @@ static void free_trace_uprobe(struct trace_uprobe *tu)
 }
 
 /* The regular file @name names: 0, its lookup's error, or -EINVAL. */
+/*
+ * @path is set only when the file is found and regular: the definition's
+ * release puts whatever it holds, so a path put here must not stay in it.
+ */
 static int tu_find_file(const char *name, struct path *path)
 {
-	int ret = kern_path(name, LOOKUP_FOLLOW, path);
+	struct path found;
+	int ret = kern_path(name, LOOKUP_FOLLOW, &found);
 
-	if (!ret && !d_is_reg(path->dentry)) {
-		path_put(path);
-		ret = -EINVAL;
+	if (ret)
+		return ret;
+	if (!d_is_reg(found.dentry)) {
+		path_put(&found);
+		return -EINVAL;
 	}
-	return ret;
+	*path = found;
+	return 0;
 }
 
 static struct trace_uprobe *alloc_trace_uprobe(const char *group,
