@@ -141,10 +141,11 @@ for guest in $GUESTS; do
 				boot_clients suites "" "${CHECK_TIMEOUT:-3600}" \
 					"$BOOT_ARGS_CLIENTS${MAIN:+ clients=${MAIN// /,}}" "$bpfsel"
 				# A suite that could not run at all reports nothing.
+				# x86_64's serial console ends its lines with CR LF.
 				for suite in bpftrace perf perf-tests userland-ftracetest libbpf-tools \
 					${bpfsel:+bpf-selftests}; do
 					selected "$suite" || continue
-					grep -Eq "^@ktap $suite\r?\$" "$LOGS/clients-suites.results" ||
+					grep -Eq "^@ktap $suite"$'\r'"?\$" "$LOGS/clients-suites.results" ||
 						verdict clients FAIL "$suite-reported" >>"$results"
 				done
 			fi

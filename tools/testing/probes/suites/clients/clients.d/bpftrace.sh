@@ -9,9 +9,12 @@
 T=/harness/clients_target
 out=/tmp/bpftrace.out
 tracefs=/sys/kernel/tracing
+# GETPPID: the getppid handler by the name its BTF has, which fentry and
+# fexit need. x86_64's __x64_sys_getppid is an alias of __do_sys_getppid,
+# the only name pahole gives the function.
 case $(uname -m) in
-aarch64) SYS=__arm64_sys ;;
-x86_64) SYS=__x64_sys ;;
+aarch64) SYS=__arm64_sys GETPPID=__arm64_sys_getppid ;;
+x86_64) SYS=__x64_sys GETPPID=__do_sys_getppid ;;
 esac
 LIBC=$(ldd $T | awk '$1 ~ /^libc\.so/ { print $3 }')
 # The wildcard test attaches hundreds of probes: 1024 each, 0.23's default
@@ -163,14 +166,14 @@ echo '-:clients/getppid' >>$tracefs/kprobe_events
 # kernel arms entry probes through ftrace ([FTRACE] in kprobes/list) all
 # four share the one ftrace site. Each must see every call: 100 of the
 # workload's, the kretprobe with what getppid returned, as fexit has it.
-echo "p:clients/fe ${SYS}_getppid" >>$tracefs/kprobe_events
-echo "r:clients/fx ${SYS}_getppid rv=\$retval" >>$tracefs/kprobe_events
+echo "p:clients/fe $GETPPID" >>$tracefs/kprobe_events
+echo "r:clients/fx $GETPPID rv=\$retval" >>$tracefs/kprobe_events
 echo 1 >$tracefs/events/clients/enable
 echo >$tracefs/trace
-bt -e "fentry:${SYS}_getppid /comm == \"clients_target\"/ { @e = count(); }
-	fexit:${SYS}_getppid /comm == \"clients_target\"/ { @x = count(); @r = max(retval); }" \
+bt -e "fentry:$GETPPID /comm == \"clients_target\"/ { @e = count(); }
+	fexit:$GETPPID /comm == \"clients_target\"/ { @x = count(); @r = max(retval); }" \
 	-c "$T getppid 100"
-grep "${SYS}_getppid" /sys/kernel/debug/kprobes/list >>$out
+grep getppid /sys/kernel/debug/kprobes/list >>$out
 echo 0 >$tracefs/events/clients/enable
 entries=$(grep -c 'clients_target-.* fe:' $tracefs/trace)
 returns=$(grep -c 'clients_target-.* fx:' $tracefs/trace)
