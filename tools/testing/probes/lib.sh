@@ -77,7 +77,15 @@ x86_64)
 	DEFCONFIG=arch/x86/configs/x86_64_defconfig
 	DEB_ARCH=amd64
 	MULTIARCH=x86_64-linux-gnu
-	QEMU=(qemu-system-x86_64 -M q35 -cpu max -device virtio-serial-pci)
+	# One host thread runs all the vCPUs. With a thread each (QEMU 7.2's
+	# default), a vCPU can still run a translation of a site after
+	# another vCPU's text_poke_bp() has replaced its int3 and all CPUs
+	# have been synchronized: "Oops: int3" at the site, both kernels,
+	# within seconds when the function tracer is switched on and off over
+	# kmem_cache_free() under load. One thread ends it, and the check
+	# guest runs faster (2 min 38 s against 3 min 4 s).
+	QEMU=(qemu-system-x86_64 -M q35 -cpu max -accel "${X86_ACCEL:-tcg,thread=single}"
+	      -device virtio-serial-pci)
 	BLK_DEVICE=virtio-blk-pci
 	CONSOLE=ttyS0
 	;;

@@ -15,7 +15,7 @@ list=/sys/kernel/debug/kprobes/list
 
 names="listed-ftrace enabled-function every-hit with-function-tracer
        with-fprobe-and-kretprobe same-argument retval with-kprobe-multi
-       disarmed nothing-left"
+       disarmed armed-under-load nothing-left"
 if ! has_config KPROBES_ON_FTRACE; then
 	for t in $names; do
 		result ftrace-entry UNSUPPORTED "$t"
@@ -136,6 +136,49 @@ if [ "$(uname -m)" = aarch64 ]; then
 	check x9-is-lr [ "$(awk '$1 == "x9=" substr($2, 4)' /tmp/fte.regs |
 		wc -l)" = 5 ]
 	check unsaved-zero [ "$(grep -c 'x19=0x0 x28=0x0$' /tmp/fte.regs)" = 5 ]
+fi
+
+# Arming and disarming under load: a probe on kmem_cache_free(), which
+# every CPU keeps calling, enabled and disabled 40 times, with the function
+# tracer switched on and off over the same site in each round, while a
+# worker per CPU forks, reads and frees. Each switch rewrites a live call
+# site as other CPUs run it (an int3 of x86's text poking executed after
+# the poke, or a stale BRK or branch on arm64, is an oops the host sees).
+# Every write must succeed, the probe must have fired, none of its hits
+# missed on arm64 (the series' handler), and the site be left unarmed.
+echo >trace
+echo 'p:fte/hot kmem_cache_free' >>kprobe_events
+cpus=$(grep -c '^processor' /proc/cpuinfo)
+w=0
+while [ $w -lt "$cpus" ]; do
+	(while [ ! -e /tmp/fte.stop ]; do ls /proc >/dev/null; done) &
+	w=$((w + 1))
+done
+bad=0
+round=0
+while [ $round -lt 40 ]; do
+	{ echo 1 >events/fte/hot/enable && echo kmem_cache_free >set_ftrace_filter &&
+	  echo function >current_tracer && echo nop >current_tracer &&
+	  echo 0 >events/fte/hot/enable; } 2>>/tmp/fte.load || bad=$((bad + 1))
+	round=$((round + 1))
+done
+touch /tmp/fte.stop
+wait
+rm -f /tmp/fte.stop
+echo >set_ftrace_filter
+hot_hits=$(hits hot)
+hot_missed=$(awk '$1 == "hot" { print $3 }' kprobe_profile)
+echo "40 rounds, $bad failed writes, $hot_hits hits, $hot_missed missed" >>/tmp/fte.load
+under_load() {
+	[ $bad = 0 ] && [ "${hot_hits:-0}" -gt 0 ] &&
+		{ [ "$(uname -m)" != aarch64 ] || [ "$hot_missed" = 0 ]; } &&
+		! grep -q kmem_cache_free enabled_functions
+}
+if under_load; then
+	result ftrace-entry PASS armed-under-load
+else
+	result ftrace-entry FAIL armed-under-load
+	log_file ftrace-entry armed-under-load /tmp/fte.load
 fi
 
 clean_slate
