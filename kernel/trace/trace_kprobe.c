@@ -18,6 +18,10 @@
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
+#ifdef CONFIG_HAVE_KPROBES_FREGS_HANDLER
+/* A hit on an ftrace site may give ftrace_regs: see trace_probe_fetch.h. */
+#define PROBE_FETCH_EITHER_REGS
+#endif
 #include "trace_probe_record.h"
 #include "trace_kprobe_selftest.h"
 
@@ -31,6 +35,7 @@
  * @nhit: hits per CPU, for kprobe_profile
  * @symbol: "[MOD:]SYM" as given, NULL for a probe at an address
  * @is_return: a kretprobe event
+ * @perf_only: an event of one perf event (create_local_trace_kprobe())
  * @tp: the event side; must be last, its arguments follow it
  *
  * The core's probe is in the same allocation, just before: a struct
@@ -41,6 +46,7 @@ struct trace_kprobe {
 	unsigned long __percpu	*nhit;
 	const char		*symbol;
 	bool			is_return;
+	bool			perf_only;
 	struct trace_probe	tp;
 };
 
@@ -423,6 +429,60 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 	return 0;
 }
 
+#ifdef CONFIG_HAVE_KPROBES_FREGS_HANDLER
+/* As tk_record(), for a hit on an ftrace site that gave ftrace_regs. */
+static noinline void __kprobes tk_record_fregs(struct trace_kprobe *tk,
+					       struct ftrace_regs *fregs)
+{
+	struct probe_hit hit __uninitialized;
+
+	probe_hit_init(&hit, &tk->tp, NULL, fregs, NULL, NULL);
+	hit.nhead = tk_head(tk, NULL, false, hit.head);
+	probe_hit_record(&hit);
+}
+
+/*
+ * An entry probe's hit on its ftrace site, with the registers ftrace saved,
+ * for a probe whose arguments read no register by name: the architecture
+ * then builds no pt_regs.  perf and BPF sample or are given a pt_regs, so
+ * while either listens the hit goes to kprobe_dispatcher() instead.
+ */
+static int kprobe_fregs_dispatcher(struct kprobe *kp, struct ftrace_regs *fregs)
+{
+	struct trace_kprobe *tk = &container_of(kp, struct tk_on_entry, kp)->tk;
+	unsigned int flags = trace_probe_load_flags(&tk->tp);
+	unsigned long head[1];
+
+	if (unlikely(flags & TP_FLAG_PROFILE))
+		return 1;
+	raw_cpu_inc(*tk->nhit);
+	if (flags & TP_FLAG_TRACE) {
+		head[0] = (unsigned long)kp->addr;
+		if (!probe_record_fast(&tk->tp, NULL, fregs, NULL, head, 1, NULL))
+			tk_record_fregs(tk, fregs);
+	}
+	return 0;
+}
+NOKPROBE_SYMBOL(kprobe_fregs_dispatcher);
+
+/*
+ * An entry probe whose arguments ftrace_regs hold takes them as they are;
+ * not one that only perf ever listens to, which would always go on to
+ * kprobe_dispatcher().
+ */
+static void tk_set_fregs_handler(struct trace_kprobe *tk)
+{
+	if (!tk_is_return(tk) && !tk->perf_only)
+		tk_entry(tk)->kp.fregs_handler =
+			tk->tp.arg_kinds & PROBE_ARGS_REGS ?
+			NULL : kprobe_fregs_dispatcher;
+}
+#else
+static void tk_set_fregs_handler(struct trace_kprobe *tk)
+{
+}
+#endif
+
 /* Save the entry arguments a return probe's arguments read. */
 static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -679,6 +739,7 @@ static int tk_register(struct trace_kprobe *tk)
 		ret = trace_probe_update_args(&tk->tp);
 	if (ret)
 		return ret;
+	tk_set_fregs_handler(tk);
 
 	/*
 	 * Armed at once only when its event is on (a module came back, or
@@ -1432,6 +1493,7 @@ create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 							    PROBE_PRINT_NORMAL);
 	if (ret)
 		goto fail;
+	tk->perf_only = true;
 	ret = tk_register(tk);
 	if (ret)
 		goto fail;

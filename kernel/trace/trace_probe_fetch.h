@@ -54,47 +54,43 @@ struct probe_fetch_env {
  * read through ftrace's accessors, with no pt_regs made up on each hit.
  * None of its programs reads a named register, which only a pt_regs holds:
  * the parser refuses %REG on an fprobe (TPARG_FL_FPROBE).
+ *
+ * A front end whose hits give either (trace_kprobe.c, where a probe armed
+ * on an ftrace site may take ftrace_regs) defines PROBE_FETCH_EITHER_REGS:
+ * a hit then reads the ftrace_regs when it has them.  Such a hit is one of
+ * a probe with no named register among its arguments (PROBE_ARGS_REGS).
  */
+#if defined(PROBE_FETCH_FTRACE_REGS) || defined(PROBE_FETCH_EITHER_REGS)
+#define PROBE_FETCH_FREGS
+/* The hit gave ftrace_regs: a constant where only they can be given. */
+static nokprobe_inline bool fetch_has_fregs(const struct probe_fetch_env *env)
+{
 #ifdef PROBE_FETCH_FTRACE_REGS
-static nokprobe_inline unsigned long fetch_reg(struct probe_fetch_env *env,
-					       unsigned int offs)
-{
-	return 0;
-}
-
-static nokprobe_inline unsigned long
-fetch_kernel_stack_nth(struct probe_fetch_env *env, unsigned int n)
-{
-	return ftrace_regs_get_kernel_stack_nth(env->fregs, n);
-}
-
-static nokprobe_inline unsigned long
-fetch_stack_pointer(struct probe_fetch_env *env)
-{
-	return ftrace_regs_get_stack_pointer(env->fregs);
-}
-
-static nokprobe_inline unsigned long
-fetch_return_value(struct probe_fetch_env *env)
-{
-	return ftrace_regs_get_return_value(env->fregs);
-}
-
-static nokprobe_inline unsigned long
-fetch_argument(struct probe_fetch_env *env, unsigned int n)
-{
-	return ftrace_regs_get_argument(env->fregs, n);
-}
+	return true;
 #else
+	return env->fregs;
+#endif
+}
+#endif
+
+/* Only a pt_regs holds a register by name. */
 static nokprobe_inline unsigned long fetch_reg(struct probe_fetch_env *env,
 					       unsigned int offs)
 {
+#ifdef PROBE_FETCH_FREGS
+	if (fetch_has_fregs(env))
+		return 0;
+#endif
 	return regs_get_register(env->regs, offs);
 }
 
 static nokprobe_inline unsigned long
 fetch_kernel_stack_nth(struct probe_fetch_env *env, unsigned int n)
 {
+#ifdef PROBE_FETCH_FREGS
+	if (fetch_has_fregs(env))
+		return ftrace_regs_get_kernel_stack_nth(env->fregs, n);
+#endif
 	return regs_get_kernel_stack_nth(env->regs, n);
 }
 
@@ -102,18 +98,30 @@ fetch_kernel_stack_nth(struct probe_fetch_env *env, unsigned int n)
 static nokprobe_inline unsigned long
 fetch_stack_pointer(struct probe_fetch_env *env)
 {
+#ifdef PROBE_FETCH_FREGS
+	if (fetch_has_fregs(env))
+		return ftrace_regs_get_stack_pointer(env->fregs);
+#endif
 	return user_stack_pointer(env->regs);
 }
 
 static nokprobe_inline unsigned long
 fetch_return_value(struct probe_fetch_env *env)
 {
+#ifdef PROBE_FETCH_FREGS
+	if (fetch_has_fregs(env))
+		return ftrace_regs_get_return_value(env->fregs);
+#endif
 	return regs_return_value(env->regs);
 }
 
 static nokprobe_inline unsigned long
 fetch_argument(struct probe_fetch_env *env, unsigned int n)
 {
+#ifdef PROBE_FETCH_FREGS
+	if (fetch_has_fregs(env))
+		return ftrace_regs_get_argument(env->fregs, n);
+#endif
 #ifdef CONFIG_HAVE_FUNCTION_ARG_ACCESS_API
 	return regs_get_kernel_argument(env->regs, n);
 #else
@@ -121,7 +129,6 @@ fetch_argument(struct probe_fetch_env *env, unsigned int n)
 	return 0;
 #endif
 }
-#endif /* PROBE_FETCH_FTRACE_REGS */
 
 /*
  * A scalar of kernel memory, as copy_from_kernel_nofault() reads it (the

@@ -314,6 +314,9 @@ static void parse_arg_test(struct kunit *test)
 			 c->base == FETCH_BASE_EDATA) &&
 			c->store == FETCH_STORE_RAW && !c->nderef && !c->count &&
 			!c->bf_rshift && !c->percpu);
+	/* What a hit without a pt_regs cannot read. */
+	KUNIT_EXPECT_EQ(test, !!(tp->arg_kinds & PROBE_ARGS_REGS),
+			c->base == FETCH_BASE_REG);
 	KUNIT_EXPECT_STREQ(test, tp->args[0].comm, strchr(c->text, '=') &&
 			   c->text[0] != '\\' ? strchr(c->text, '=') + 1 : c->text);
 	KUNIT_EXPECT_EQ(test, (int)tp->size,

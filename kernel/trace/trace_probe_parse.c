@@ -1257,6 +1257,8 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 		tp->arg_kinds |= PROBE_ARGS_DYNAMIC;
 	if (!fetch_prog_is_word(&parg->prog))
 		tp->arg_kinds |= PROBE_ARGS_GENERAL;
+	if (parg->prog.base == FETCH_BASE_REG)
+		tp->arg_kinds |= PROBE_ARGS_REGS;
 	if (tp->size > MAX_PROBE_EVENT_SIZE) {
 		trace_probe_log_err(ctx->offset, EVENT_TOO_BIG);
 		ret = -E2BIG;

@@ -170,6 +170,7 @@ struct probe_entry_arg {
 /* Set in &trace_probe.arg_kinds when some argument is of the kind. */
 #define PROBE_ARGS_DYNAMIC	BIT(0)	/* stores data after the fixed area */
 #define PROBE_ARGS_GENERAL	BIT(1)	/* needs more than a word of the hit */
+#define PROBE_ARGS_REGS		BIT(2)	/* reads a register by name (pt_regs) */
 
 /*
  * A word the hit holds, stored whole: a register, a function's argument,

@@ -22,6 +22,10 @@
  * users), so that their values now are not the ones the call was made
  * with: they read as zero rather than as a plausible wrong value.
  *
+ * A probe with a fregs_handler is spared all of that: the handler reads
+ * the ftrace_regs through ftrace's accessors, and asks for the pt_regs
+ * only when it must give them on (to perf or BPF).
+ *
  * What the handlers change goes back into the ftrace_regs, which
  * ftrace_caller reloads: the arguments (BPF's error injection sets x0),
  * the link register (a kretprobe's entry swaps it for its trampoline) and,
@@ -171,9 +175,16 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	}
 
 	kcb = get_kprobe_ctlblk();
-	regs_from_fregs(&regs, fregs, ip, daif);
 	__this_cpu_write(current_kprobe, p);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	/*
+	 * A probe that reads only what ftrace saved (a trace event with no
+	 * named register among its arguments) takes the ftrace_regs as they
+	 * are: no pt_regs is built, and nothing is written back.
+	 */
+	if (p->fregs_handler && !p->post_handler && !p->fregs_handler(p, fregs))
+		goto done;
+	regs_from_fregs(&regs, fregs, ip, daif);
 	if (p->pre_handler && p->pre_handler(p, &regs)) {
 		/* The pre-handler chose where the function goes on. */
 		ftrace_regs_set_instruction_pointer(fregs, regs.pc);
@@ -184,6 +195,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 		p->post_handler(p, &regs, 0);
 	}
 	regs_to_fregs(fregs, &regs);
+done:
 	__this_cpu_write(current_kprobe, NULL);
 out:
 	raw_local_irq_restore(flags);

@@ -15,6 +15,7 @@ list=/sys/kernel/debug/kprobes/list
 
 names="listed-ftrace enabled-function every-hit with-function-tracer
        with-fprobe-and-kretprobe same-argument retval with-kprobe-multi
+       fregs-arguments
        disarmed armed-under-load nothing-left"
 if ! has_config KPROBES_ON_FTRACE; then
 	for t in $names; do
@@ -30,6 +31,7 @@ show_state() {
 	echo "error_log:"; cat error_log
 	echo "trace:"; grep -v '^#' trace | head -12
 	echo "bpf_count:"; cat /tmp/fte.bpf 2>/dev/null
+	echo "fregs: kprobe, fprobe:"; cat /tmp/fte.fa /tmp/fte.ff 2>/dev/null
 }
 check() { check_that ftrace-entry "$@"; }
 # records EVENT: how many records of EVENT the trace holds.
@@ -122,6 +124,33 @@ if has_config FPROBE && has_config BPF_EVENTS; then
 	echo "-:fte/multi" >>kprobe_events
 else
 	result ftrace-entry UNSUPPORTED with-kprobe-multi
+fi
+echo >trace
+
+# A probe alone on the site whose arguments name no register reads them
+# from ftrace's registers (arm64: a fregs_handler, no pt_regs built): its
+# $arg1, $stack, $stack0 and $comm are, hit by hit, an fprobe's on the same
+# calls. The probes above go first: with another kprobe on the site, the
+# core hands the hit to the probes' aggregate, which takes a pt_regs.
+clean_slate
+if has_config FPROBE_EVENTS; then
+	echo "p:fte/fa $f a=\$arg1 sp=\$stack s0=\$stack0 c=\$comm" >>kprobe_events
+	echo "f:fte/ff $f a=\$arg1 sp=\$stack s0=\$stack0 c=\$comm" >>dynamic_events
+	echo 1 >events/fte/fa/enable
+	echo 1 >events/fte/ff/enable
+	$loop 20 1 >/dev/null
+	echo 0 >events/fte/enable
+	grep ' fa: (' trace | sed 's/.*fa: ([^)]*) //' >/tmp/fte.fa
+	grep ' ff: (' trace | sed 's/.*ff: ([^)]*) //' >/tmp/fte.ff
+	fregs_same() {
+		[ "$(grep -c 'c="getppid_loop"$' /tmp/fte.fa)" -ge 20 ] &&
+			cmp -s /tmp/fte.fa /tmp/fte.ff
+	}
+	check fregs-arguments fregs_same
+	echo "-:fte/fa" >>kprobe_events
+	echo "-:fte/ff" >>dynamic_events
+else
+	result ftrace-entry UNSUPPORTED fregs-arguments
 fi
 echo >trace
 
