@@ -10,6 +10,7 @@
  * swap is invisible to return-address signing.
  */
 
+#include <linux/ftrace.h>
 #include <linux/kprobes.h>
 
 #include <asm/debug-monitors.h>
@@ -26,6 +27,22 @@ void __kprobes arch_prepare_kretprobe(struct kretprobe_instance *ri,
 	ri->fp = (void *)regs->regs[29];
 	procedure_link_pointer_set(regs, (unsigned long)__kretprobe_trampoline);
 }
+
+#ifdef CONFIG_HAVE_KPROBES_FREGS_HANDLER
+/*
+ * The same at an ftrace site, on the registers ftrace_caller saved and
+ * reloads: x30 is there as the link register, x29 as the frame pointer.
+ */
+void __kprobes arch_prepare_kretprobe_fregs(struct kretprobe_instance *ri,
+					    struct ftrace_regs *fregs)
+{
+	struct __arch_ftrace_regs *af = arch_ftrace_regs(fregs);
+
+	ri->ret_addr = (kprobe_opcode_t *)af->lr;
+	ri->fp = (void *)af->fp;
+	af->lr = (unsigned long)__kretprobe_trampoline;
+}
+#endif
 
 /*
  * The probe the CPU is busy with while the return handlers run (the
