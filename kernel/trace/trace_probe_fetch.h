@@ -73,15 +73,20 @@ static nokprobe_inline bool fetch_has_fregs(const struct probe_fetch_env *env)
 }
 #endif
 
-/* Only a pt_regs holds a register by name. */
+/*
+ * A register by name: ftrace's registers hold it where the parser found
+ * them to (@fregs_param), and a hit gives them only to a probe none of
+ * whose registers is elsewhere (PROBE_ARGS_REGS).
+ */
 static nokprobe_inline unsigned long fetch_reg(struct probe_fetch_env *env,
-					       unsigned int offs)
+					       const struct fetch_prog *p)
 {
 #ifdef PROBE_FETCH_FREGS
 	if (fetch_has_fregs(env))
-		return 0;
+		return *(unsigned long *)((void *)arch_ftrace_regs(env->fregs) +
+					  p->fregs_param);
 #endif
-	return regs_get_register(env->regs, offs);
+	return regs_get_register(env->regs, p->param);
 }
 
 static nokprobe_inline unsigned long
@@ -219,7 +224,7 @@ fetch_base_value(const struct fetch_prog *p, struct probe_fetch_env *env)
 
 	switch (p->base) {
 	case FETCH_BASE_REG:
-		return fetch_reg(env, p->param);
+		return fetch_reg(env, p);
 	case FETCH_BASE_STACK:
 		if (!env->user)
 			return fetch_kernel_stack_nth(env, p->param);
@@ -256,7 +261,7 @@ static nokprobe_inline unsigned long fetch_word(const struct fetch_prog *p,
 						struct probe_fetch_env *env)
 {
 	if (p->base == FETCH_BASE_REG)
-		return fetch_reg(env, p->param);
+		return fetch_reg(env, p);
 	if (p->base == FETCH_BASE_ARG)
 		return fetch_argument(env, p->param);
 	return *(unsigned long *)(env->edata + p->param);

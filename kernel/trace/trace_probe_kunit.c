@@ -316,7 +316,13 @@ static void parse_arg_test(struct kunit *test)
 			!c->bf_rshift && !c->percpu);
 	/* What a hit without a pt_regs cannot read. */
 	KUNIT_EXPECT_EQ(test, !!(tp->arg_kinds & PROBE_ARGS_REGS),
-			c->base == FETCH_BASE_REG);
+			c->base == FETCH_BASE_REG && p->fregs_param < 0);
+#ifdef CONFIG_HAVE_KPROBES_FREGS_HANDLER
+	/* Where ftrace's registers hold it, if anywhere. */
+	if (c->reg && p->fregs_param >= 0)
+		KUNIT_EXPECT_EQ(test, (int)p->fregs_param,
+				ftrace_regs_query_register_offset(c->reg));
+#endif
 	KUNIT_EXPECT_STREQ(test, tp->args[0].comm, strchr(c->text, '=') &&
 			   c->text[0] != '\\' ? strchr(c->text, '=') + 1 : c->text);
 	KUNIT_EXPECT_EQ(test, (int)tp->size,

@@ -950,6 +950,28 @@ static int parse_nested(struct arg_parse *ap, char *s,
 	return ret;
 }
 
+/*
+ * Where ftrace's registers hold the register @name, at @offs in a pt_regs,
+ * or -1: a kprobe armed on an ftrace site whose registers all have a place
+ * there is given ftrace's registers rather than a pt_regs (its
+ * fregs_handler).  Never the instruction pointer: ftrace's is the return
+ * address into the function, a kprobe's is the probe's own address.
+ */
+static s16 fregs_reg_offset(const char *name, unsigned int offs)
+{
+#ifdef CONFIG_HAVE_KPROBES_FREGS_HANDLER
+	struct pt_regs ip_only = {};
+	int ret;
+
+	instruction_pointer_set(&ip_only, 1);
+	if (regs_get_register(&ip_only, offs))
+		return -1;
+	ret = ftrace_regs_query_register_offset(name);
+	return ret < 0 || ret > S16_MAX ? -1 : ret;
+#else
+	return -1;
+#endif
+}
 /* One fetch argument, without its type, recursively. */
 static int parse_fetch(struct arg_parse *ap, char *s)
 {
@@ -972,6 +994,7 @@ static int parse_fetch(struct arg_parse *ap, char *s)
 			return parse_fail(ap, s, TP_ERR_BAD_REG_NAME);
 		prog->base = FETCH_BASE_REG;
 		prog->param = ret;
+		prog->fregs_param = fregs_reg_offset(s + 1, ret);
 		return 0;
 	case '@':
 		return parse_memory(ap, s);
@@ -1257,7 +1280,7 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 		tp->arg_kinds |= PROBE_ARGS_DYNAMIC;
 	if (!fetch_prog_is_word(&parg->prog))
 		tp->arg_kinds |= PROBE_ARGS_GENERAL;
-	if (parg->prog.base == FETCH_BASE_REG)
+	if (parg->prog.base == FETCH_BASE_REG && parg->prog.fregs_param < 0)
 		tp->arg_kinds |= PROBE_ARGS_REGS;
 	if (tp->size > MAX_PROBE_EVENT_SIZE) {
 		trace_probe_log_err(ctx->offset, EVENT_TOO_BIG);

@@ -85,6 +85,8 @@ enum fetch_store {
  * @percpu: bit i set if the value before access i is a per-CPU pointer,
  *	made this CPU's address before the access's offset is added; bit
  *	@nderef for the final value (this_cpu_ptr() outermost)
+ * @fregs_param: for a register, where ftrace's registers hold it, or -1
+ *	where only a pt_regs does (see probe_fregs_reg_offset())
  * @offs: the offset added before each memory access
  */
 struct fetch_prog {
@@ -102,6 +104,7 @@ struct fetch_prog {
 	void			*data;
 	u16			user;
 	u16			percpu;
+	s16			fregs_param;
 	long			offs[FETCH_MAX_DEREF];
 };
 
@@ -170,7 +173,7 @@ struct probe_entry_arg {
 /* Set in &trace_probe.arg_kinds when some argument is of the kind. */
 #define PROBE_ARGS_DYNAMIC	BIT(0)	/* stores data after the fixed area */
 #define PROBE_ARGS_GENERAL	BIT(1)	/* needs more than a word of the hit */
-#define PROBE_ARGS_REGS		BIT(2)	/* reads a register by name (pt_regs) */
+#define PROBE_ARGS_REGS		BIT(2)	/* reads a register only a pt_regs has */
 
 /*
  * A word the hit holds, stored whole: a register, a function's argument,

@@ -127,14 +127,14 @@ else
 fi
 echo >trace
 
-# A probe alone on the site whose arguments name no register reads them
-# from ftrace's registers (arm64: a fregs_handler, no pt_regs built): its
-# $arg1, $stack, $stack0 and $comm are, hit by hit, an fprobe's on the same
-# calls. The probes above go first: with another kprobe on the site, the
+# A probe alone on the site whose arguments are all in ftrace's registers
+# reads them there (arm64: a fregs_handler, no pt_regs built): its first
+# argument register, $stack, $stack0 and $comm are, hit by hit, an
+# fprobe's $arg1, $stack, $stack0 and $comm on the same calls. The probes above go first: with another kprobe on the site, the
 # core hands the hit to the probes' aggregate, which takes a pt_regs.
 clean_slate
 if has_config FPROBE_EVENTS; then
-	echo "p:fte/fa $f a=\$arg1 sp=\$stack s0=\$stack0 c=\$comm" >>kprobe_events
+	echo "p:fte/fa $f a=$A0 sp=\$stack s0=\$stack0 c=\$comm" >>kprobe_events
 	echo "f:fte/ff $f a=\$arg1 sp=\$stack s0=\$stack0 c=\$comm" >>dynamic_events
 	echo 1 >events/fte/fa/enable
 	echo 1 >events/fte/ff/enable
@@ -180,6 +180,15 @@ if [ "$(uname -m)" = aarch64 ]; then
 	check x9-is-lr [ "$(awk '$1 == "x9=" substr($2, 4)' /tmp/fte.regs |
 		wc -l)" = 5 ]
 	check unsaved-zero [ "$(grep -c 'x19=0x0 x28=0x0$' /tmp/fte.regs)" = 5 ]
+	# The PC is the probe's address, the site, although ftrace's
+	# registers hold the return address into the function there.
+	clean_slate
+	echo "p:fte/pc $f pc=%pc lr=%x30" >>kprobe_events
+	site=$(awk '/\[FTRACE\]/ { print $1; exit }' $list)
+	echo 1 >events/fte/pc/enable
+	$loop 5 1 >/dev/null
+	echo 0 >events/fte/pc/enable
+	check pc-is-site [ "$(grep -c " pc: (.* pc=0x$site lr=" trace)" = 5 ]
 fi
 
 # Arming and disarming under load: a probe on kmem_cache_free(), which
