@@ -443,9 +443,10 @@ static noinline void __kprobes tk_record_fregs(struct trace_kprobe *tk,
 
 /*
  * An entry probe's hit on its ftrace site, with the registers ftrace saved,
- * for a probe whose arguments read no register by name: the architecture
- * then builds no pt_regs.  perf and BPF sample or are given a pt_regs, so
- * while either listens the hit goes to kprobe_dispatcher() instead.
+ * for a probe whose arguments read no register ftrace did not save: the
+ * architecture then builds no pt_regs.  perf and BPF sample or are given
+ * a pt_regs, so while either listens the hit goes to kprobe_dispatcher()
+ * instead.
  */
 static int kprobe_fregs_dispatcher(struct kprobe *kp, struct ftrace_regs *fregs)
 {

@@ -58,7 +58,7 @@ struct probe_fetch_env {
  * A front end whose hits give either (trace_kprobe.c, where a probe armed
  * on an ftrace site may take ftrace_regs) defines PROBE_FETCH_EITHER_REGS:
  * a hit then reads the ftrace_regs when it has them.  Such a hit is one of
- * a probe with no named register among its arguments (PROBE_ARGS_REGS).
+ * a probe none of whose registers is missing from them (PROBE_ARGS_REGS).
  */
 #if defined(PROBE_FETCH_FTRACE_REGS) || defined(PROBE_FETCH_EITHER_REGS)
 #define PROBE_FETCH_FREGS

@@ -972,6 +972,7 @@ static s16 fregs_reg_offset(const char *name, unsigned int offs)
 	return -1;
 #endif
 }
+
 /* One fetch argument, without its type, recursively. */
 static int parse_fetch(struct arg_parse *ap, char *s)
 {

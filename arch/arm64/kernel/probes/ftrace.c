@@ -178,8 +178,8 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	__this_cpu_write(current_kprobe, p);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
 	/*
-	 * A probe that reads only what ftrace saved (a trace event with no
-	 * named register among its arguments) takes the ftrace_regs as they
+	 * A probe that reads only what ftrace saved (a trace event whose
+	 * arguments read no other register) takes the ftrace_regs as they
 	 * are: no pt_regs is built, and nothing is written back.
 	 */
 	if (p->fregs_handler && !p->post_handler && !p->fregs_handler(p, fregs))
