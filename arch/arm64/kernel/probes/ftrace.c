@@ -24,7 +24,9 @@
  *
  * A probe with a fregs_handler is spared all of that: the handler reads
  * the ftrace_regs through ftrace's accessors, and asks for the pt_regs
- * only when it must give them on (to perf or BPF).
+ * only when it must give them on (to perf or BPF). The core's aggregate
+ * of the probes at a site has one too, which builds the pt_regs, with the
+ * two functions below, only for those of its probes that need it.
  *
  * What the handlers change goes back into the ftrace_regs, which
  * ftrace_caller reloads: the arguments (BPF's error injection sets x0),
@@ -95,9 +97,10 @@ int arch_prepare_kprobe_ftrace(struct kprobe *p)
  * zeroes, is an out-of-line call in a kernel built without SIMD and cost
  * more than the rest of the hit between ftrace_caller and the handler.
  */
-static void __kprobes regs_from_fregs(struct pt_regs *regs,
-				      const struct ftrace_regs *fregs,
-				      unsigned long ip, unsigned long daif)
+static __always_inline void regs_from_fregs(struct pt_regs *regs,
+					    const struct ftrace_regs *fregs,
+					    unsigned long ip,
+					    unsigned long daif)
 {
 	int i;
 
@@ -116,14 +119,49 @@ static void __kprobes regs_from_fregs(struct pt_regs *regs,
 	regs->stackframe = (struct frame_record_meta){};
 }
 
-/* What the handlers may have changed, for ftrace_caller to reload. */
-static void __kprobes regs_to_fregs(struct ftrace_regs *fregs,
-				    const struct pt_regs *regs)
+/*
+ * What the handlers may have changed, for ftrace_caller to reload. The PC
+ * is not among them: it goes back only when a pre-handler says it moved it.
+ */
+static __always_inline void regs_to_fregs(struct ftrace_regs *fregs,
+					  const struct pt_regs *regs)
 {
 	struct __arch_ftrace_regs *af = arch_ftrace_regs(fregs);
 
 	memcpy(af->regs, regs->regs, sizeof(af->regs));
 	af->lr = regs->regs[30];
+}
+
+/**
+ * arch_kprobe_fregs_to_regs() - the pt_regs of a BRK at the site
+ * @fregs: what ftrace_caller saved
+ * @p: the probe hit, at the site
+ *
+ * For the core's aggregate of probes, within kprobe_ftrace_handler(),
+ * which left the DAIF bits of the probed code in the kprobe_ctlblk.
+ *
+ * Return: this CPU's pt_regs for the hit, filled in.
+ */
+struct pt_regs * __kprobes arch_kprobe_fregs_to_regs(const struct ftrace_regs *fregs,
+						     struct kprobe *p)
+{
+	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
+
+	regs_from_fregs(&kcb->ftrace_regs, fregs, (unsigned long)p->addr,
+			kcb->saved_daif);
+	return &kcb->ftrace_regs;
+}
+
+/**
+ * arch_kprobe_regs_to_fregs() - what the handlers changed, for ftrace_caller
+ * @fregs: what ftrace_caller reloads
+ * @regs: the pt_regs arch_kprobe_fregs_to_regs() made, as the handlers
+ *	left them
+ */
+void __kprobes arch_kprobe_regs_to_fregs(struct ftrace_regs *fregs,
+					 const struct pt_regs *regs)
+{
+	regs_to_fregs(fregs, regs);
 }
 
 /**
@@ -152,7 +190,12 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 				     struct ftrace_regs *fregs)
 {
 	struct kprobe_ctlblk *kcb;
-	/* Not zeroed first by INIT_STACK_ALL_ZERO: every field is set. */
+	/*
+	 * The pt_regs of a probe that takes one: on the stack, where it costs
+	 * the fewest instructions to fill (the aggregate's, which would make
+	 * the stack the deeper by one more, is in the kprobe_ctlblk). Not
+	 * zeroed first by INIT_STACK_ALL_ZERO: every field is set.
+	 */
 	struct pt_regs regs __uninitialized;
 	unsigned long daif, flags;
 	struct kprobe *p;
@@ -177,10 +220,12 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	kcb = get_kprobe_ctlblk();
 	__this_cpu_write(current_kprobe, p);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
+	kcb->saved_daif = daif;
 	/*
 	 * A probe that reads only what ftrace saved (a trace event whose
-	 * arguments read no other register) takes the ftrace_regs as they
-	 * are: no pt_regs is built, and nothing is written back.
+	 * arguments read no other register, or the core's aggregate of
+	 * probes, which decides probe by probe) takes the ftrace_regs as
+	 * they are: no pt_regs is built, and nothing is written back.
 	 */
 	if (p->fregs_handler && !p->post_handler && !p->fregs_handler(p, fregs))
 		goto done;
