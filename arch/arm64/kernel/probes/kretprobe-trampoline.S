@@ -2,7 +2,7 @@
 /*
  * The return address of a function under a kretprobe. The function returns
  * here; its registers are saved in a struct pt_regs, the core runs the
- * return handlers on it, and the saved registers, as the handlers left
+ * return handlers on it, and the result registers, as the handlers left
  * them, come back with x30 the real return address, which a RET then
  * takes: the caller resumes as if the function had returned to it
  * directly, x30 included. No exception is taken.
@@ -62,9 +62,22 @@ SYM_CODE_START(__kretprobe_trampoline)
 	str	xzr, [x19]
 	probe_preempt_enable x20, x0, w0
 
+	/*
+	 * Reloaded: what the caller may read after the return, the result
+	 * registers x0-x8 as the handlers left them, and what this code
+	 * changed, x19-x21 and the frame pointer. x9-x17 are scratch the
+	 * function was free to clobber, and x18 and x22-x28 are as the
+	 * function left them: the handlers' C code keeps them.
+	 */
 	mov	x30, x21
 	ldp	x0, x1, [sp, #S_X0]
-	load_x2_to_x29
+	ldp	x2, x3, [sp, #S_X2]
+	ldp	x4, x5, [sp, #S_X4]
+	ldp	x6, x7, [sp, #S_X6]
+	ldr	x8, [sp, #S_X8]
+	ldp	x19, x20, [sp, #S_X18 + 8]
+	ldr	x21, [sp, #S_X20 + 8]
+	ldr	x29, [sp, #S_FP]
 	add	sp, sp, #PT_REGS_SIZE
 	ret
 SYM_CODE_END(__kretprobe_trampoline)
