@@ -304,23 +304,29 @@ static nokprobe_inline unsigned int tk_head(struct trace_kprobe *tk,
 	return 2;
 }
 
+/*
+ * A hit's registers are @regs, or on an ftrace site that gave only those
+ * ftrace saved, @fregs (the other NULL).
+ */
 static nokprobe_inline void tk_hit_init(struct probe_hit *hit,
 					struct trace_kprobe *tk,
 					struct kretprobe_instance *ri,
-					struct pt_regs *regs)
+					struct pt_regs *regs,
+					struct ftrace_regs *fregs)
 {
-	probe_hit_init(hit, &tk->tp, regs, NULL, ri ? ri->data : NULL, regs);
+	probe_hit_init(hit, &tk->tp, regs, fregs, ri ? ri->data : NULL, regs);
 	hit->nhead = tk_head(tk, ri, ri, hit->head);
 }
 
 /* Every hit probe_record_fast() does not take, @ri's for a return. */
 static noinline void __kprobes tk_record(struct trace_kprobe *tk,
 					 struct kretprobe_instance *ri,
-					 struct pt_regs *regs)
+					 struct pt_regs *regs,
+					 struct ftrace_regs *fregs)
 {
 	struct probe_hit hit __uninitialized;
 
-	tk_hit_init(&hit, tk, ri, regs);
+	tk_hit_init(&hit, tk, ri, regs, fregs);
 	probe_hit_record(&hit);
 }
 
@@ -346,7 +352,7 @@ static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 		if (!more)
 			return 0;
 	}
-	tk_hit_init(&hit, tk, ri, regs);
+	tk_hit_init(&hit, tk, ri, regs, NULL);
 	probe_hit_perf(&hit);
 	return 0;
 }
@@ -363,10 +369,10 @@ static noinline int __kprobes tk_record_perf(struct trace_kprobe *tk,
 	struct probe_hit hit __uninitialized;
 
 	if (bpf_prog_array_valid(trace_probe_event_call(&tk->tp))) {
-		tk_record(tk, ri, regs);
+		tk_record(tk, ri, regs, NULL);
 		return tk_perf(tk, ri, regs);
 	}
-	tk_hit_init(&hit, tk, ri, regs);
+	tk_hit_init(&hit, tk, ri, regs, NULL);
 	probe_hit_record_perf(&hit);
 	return 0;
 }
@@ -406,7 +412,7 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 		nhead = tk_head(tk, ri, ret, head);
 		if (!probe_record_fast(&tk->tp, regs, NULL,
 				       ret ? ri->data : NULL, head, nhead, regs))
-			tk_record(tk, ri, regs);
+			tk_record(tk, ri, regs, NULL);
 	}
 	return flags & TP_FLAG_PROFILE ? tk_perf(tk, ri, regs) : 0;
 }
@@ -430,17 +436,6 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 }
 
 #ifdef CONFIG_HAVE_KPROBES_FREGS_HANDLER
-/* As tk_record(), for a hit on an ftrace site that gave ftrace_regs. */
-static noinline void __kprobes tk_record_fregs(struct trace_kprobe *tk,
-					       struct ftrace_regs *fregs)
-{
-	struct probe_hit hit __uninitialized;
-
-	probe_hit_init(&hit, &tk->tp, NULL, fregs, NULL, NULL);
-	hit.nhead = tk_head(tk, NULL, false, hit.head);
-	probe_hit_record(&hit);
-}
-
 /*
  * An entry probe's hit on its ftrace site, with the registers ftrace saved,
  * for a probe whose arguments read no register ftrace did not save: the
@@ -460,7 +455,7 @@ static int kprobe_fregs_dispatcher(struct kprobe *kp, struct ftrace_regs *fregs)
 	if (flags & TP_FLAG_TRACE) {
 		head[0] = (unsigned long)kp->addr;
 		if (!probe_record_fast(&tk->tp, NULL, fregs, NULL, head, 1, NULL))
-			tk_record_fregs(tk, fregs);
+			tk_record(tk, NULL, NULL, fregs);
 	}
 	return 0;
 }
