@@ -142,8 +142,8 @@ static __always_inline void regs_to_fregs(struct ftrace_regs *fregs,
  *
  * Return: this CPU's pt_regs for the hit, filled in.
  */
-struct pt_regs * __kprobes arch_kprobe_fregs_to_regs(const struct ftrace_regs *fregs,
-						     struct kprobe *p)
+struct pt_regs *arch_kprobe_fregs_to_regs(const struct ftrace_regs *fregs,
+					  struct kprobe *p)
 {
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 
@@ -151,6 +151,7 @@ struct pt_regs * __kprobes arch_kprobe_fregs_to_regs(const struct ftrace_regs *f
 			kcb->saved_daif);
 	return &kcb->ftrace_regs;
 }
+NOKPROBE_SYMBOL(arch_kprobe_fregs_to_regs);
 
 /**
  * arch_kprobe_regs_to_fregs() - what the handlers changed, for ftrace_caller
