@@ -14,7 +14,8 @@ suite_start
 list=/sys/kernel/debug/kprobes/list
 
 names="listed-ftrace enabled-function every-hit with-function-tracer
-       with-fprobe-and-kretprobe same-argument retval with-kprobe-multi
+       with-fprobe-and-kretprobe same-argument retval with-function-graph
+       with-kprobe-multi
        fregs-arguments fregs-kretprobe fregs-aggregate
        disarmed armed-under-load nothing-left"
 if ! has_config KPROBES_ON_FTRACE; then
@@ -106,6 +107,30 @@ fi
 # getppid's value, this shell's parent's pid as the loop sees it: the
 # loop's parent is this shell.
 check retval [ "$(grep -c " ret: (.* ret=$$\$" trace)" = 30 ]
+echo >trace
+
+# The function graph tracer on the same function, beside the probe and the
+# kretprobe: fgraph and the kretprobe each take the function's return
+# address in turn, and each return still comes back through both, with
+# getppid's value. An event inside the graph is a comment, "/* ... */".
+if has_config FUNCTION_GRAPH_TRACER; then
+	echo "$ff" >set_ftrace_filter
+	[ "$(cat set_ftrace_filter)" = "$ff" ] && echo function_graph >current_tracer
+	echo 1 >events/fte/entry/enable
+	echo 1 >events/fte/ret/enable
+	$loop 30 1 >/dev/null
+	echo 0 >events/fte/enable
+	graph_traced() {
+		[ "$(records entry)" = 30 ] &&
+			[ "$(grep -c " ret: (.* ret=$$\( \*/\)\{0,1\}\$" trace)" = 30 ] &&
+			[ "$(grep -c " $ff()" trace)" = 30 ]
+	}
+	check with-function-graph graph_traced
+else
+	result ftrace-entry UNSUPPORTED with-function-graph
+fi
+echo nop >current_tracer
+echo >set_ftrace_filter
 echo >trace
 
 # A BPF kprobe_multi program (BPF_TRACE_KPROBE_MULTI, an fprobe) on the
