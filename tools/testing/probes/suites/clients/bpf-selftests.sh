@@ -150,8 +150,8 @@ copy_tree() {
 	for f in "$sel"/prog_tests/*.c; do
 		basename "$f" .c
 	done >"$top/test-files"
-	# Three changes to what runs the tests, none to a test (fuzz 0: a
-	# point release that moves them stops the build). Two to the runner:
+	# Two changes to the runner, none to a test (fuzz 0: a point release
+	# that moves them stops the build):
 	# - uretprobe_stack.c declares its test "__weak void
 	#   test_uretprobe_stack(void)", not to be inlined into its callers,
 	#   and 7.3's generator of prog_tests/tests.h takes only lines that
@@ -161,13 +161,6 @@ copy_tree() {
 	#   that network namespace after each test, and stops when it cannot:
 	#   the clients kernel has no CONFIG_NET_NS (allnoconfig), and none of
 	#   these tests leaves the namespace. Without one it carries on.
-	# And one to bpf_testmod.ko, the tests' module: its struct_ops
-	# bpf_testmod_st_ops wants the kfuncs bpf_cgroup_from_id and
-	# bpf_cgroup_release, which a kernel without CONFIG_CGROUPS (the
-	# clients kernel) has not, and its init fails the module's load:
-	# every test of probes on module functions would fail with it. Without
-	# CGROUPS that struct_ops alone goes without them (its prologue tests,
-	# not run here, need them).
 	patch -s -p1 -F0 --no-backup-if-mismatch -d "$src" <<'EOF'
 --- a/tools/testing/selftests/bpf/Makefile
 +++ b/tools/testing/selftests/bpf/Makefile
@@ -201,18 +194,6 @@ copy_tree() {
  	if (setns(env.saved_netns_fd, CLONE_NEWNET) == -1) {
  		perror("setns(CLONE_NEWNS)");
  		exit(EXIT_ERR_SETUP_INFRA);
---- a/tools/testing/selftests/bpf/test_kmods/bpf_testmod.c
-+++ b/tools/testing/selftests/bpf/test_kmods/bpf_testmod.c
-@@ -1950,6 +1950,9 @@
- 
- 	bpf_cgroup_from_id_id = bpf_find_btf_id("bpf_cgroup_from_id", BTF_KIND_FUNC, &kfunc_btf);
- 	bpf_cgroup_release_id = bpf_find_btf_id("bpf_cgroup_release", BTF_KIND_FUNC, &kfunc_btf);
-+	/* A kernel without CONFIG_CGROUPS has neither kfunc. */
-+	if (!IS_ENABLED(CONFIG_CGROUPS))
-+		return 0;
- 	if (bpf_cgroup_from_id_id < 0 || bpf_cgroup_release_id < 0)
- 		return -EINVAL;
- 
 EOF
 	# And the series' own changes to the tests (the manifest's patched
 	# selftests), on both kernels' runner: each changes what a test
