@@ -4,7 +4,7 @@
  * "kprobe:FUNC { @ = count(); }" does, around a command, with the raw
  * bpf() system call:
  *
- *	bpf_count [-i|-m] SYMBOL COMMAND [ARG...]
+ *	bpf_count [-i|-m|-f|-x] SYMBOL COMMAND [ARG...]
  *
  * opens a kprobe on SYMBOL through the perf kprobe PMU, attaches to it a
  * program that adds one to an array map's only element, runs COMMAND
@@ -13,11 +13,14 @@
  * element instead, and "bpf_count: ip 0xADDR" is printed on standard
  * output: the function's address, on an entry probe. With -m the
  * counting program is attached as a kprobe_multi link (an fprobe on
- * SYMBOL's ftrace site, BPF_TRACE_KPROBE_MULTI) instead. It exits with
- * COMMAND's status, or 1 when the probe could not be attached or the
- * element stayed 0.
+ * SYMBOL's ftrace site, BPF_TRACE_KPROBE_MULTI) instead. With -f or -x
+ * it is a tracing program attached at SYMBOL's entry or exit through a BPF
+ * trampoline (fentry, fexit), SYMBOL then being the function's name in
+ * the kernel's BTF. It exits with COMMAND's status, or 1 when the probe
+ * could not be attached or the element stayed 0.
  */
 #include <errno.h>
+#include <linux/btf.h>
 #include <linux/perf_event.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +76,125 @@ static int load_program(int map, int func_ip, int attach_type)
 	return load_kprobe_program_for(prog, n, attach_type);
 }
 
+/*
+ * The type id of the function @name in the kernel's BTF
+ * (/sys/kernel/btf/vmlinux), or -1. Types are numbered from 1 in their
+ * order; each is a struct btf_type followed by data whose size its kind
+ * and vlen give.
+ */
+static int btf_func_id(const char *name)
+{
+	static char buf[16 << 20];
+	const struct btf_header *hdr = (const void *)buf;
+	const char *types, *end, *strs;
+	FILE *f = fopen("/sys/kernel/btf/vmlinux", "r");
+	size_t len;
+	int id = 1;
+
+	if (!f)
+		return -1;
+	len = fread(buf, 1, sizeof(buf), f);
+	fclose(f);
+	if (len < sizeof(*hdr) || hdr->magic != BTF_MAGIC ||
+	    hdr->hdr_len + hdr->str_off + hdr->str_len > len)
+		return -1;
+	types = buf + hdr->hdr_len + hdr->type_off;
+	end = types + hdr->type_len;
+	strs = buf + hdr->hdr_len + hdr->str_off;
+	while (types + sizeof(struct btf_type) <= end) {
+		const struct btf_type *t = (const void *)types;
+		unsigned int vlen = BTF_INFO_VLEN(t->info);
+		size_t extra;
+
+		switch (BTF_INFO_KIND(t->info)) {
+		case BTF_KIND_INT:
+		case BTF_KIND_VAR:
+		case BTF_KIND_DECL_TAG:
+			extra = 4;
+			break;
+		case BTF_KIND_ARRAY:
+			extra = sizeof(struct btf_array);
+			break;
+		case BTF_KIND_STRUCT:
+		case BTF_KIND_UNION:
+			extra = vlen * sizeof(struct btf_member);
+			break;
+		case BTF_KIND_ENUM:
+			extra = vlen * sizeof(struct btf_enum);
+			break;
+		case BTF_KIND_ENUM64:
+			extra = vlen * sizeof(struct btf_enum64);
+			break;
+		case BTF_KIND_FUNC_PROTO:
+			extra = vlen * sizeof(struct btf_param);
+			break;
+		case BTF_KIND_DATASEC:
+			extra = vlen * sizeof(struct btf_var_secinfo);
+			break;
+		default:
+			extra = 0;
+			break;
+		}
+		if (BTF_INFO_KIND(t->info) == BTF_KIND_FUNC &&
+		    t->name_off < hdr->str_len && !strcmp(strs + t->name_off, name))
+			return id;
+		types += sizeof(*t) + extra;
+		id++;
+	}
+	return -1;
+}
+
+/*
+ * The counting program as a tracing program at @symbol's entry or exit
+ * (@attach_type BPF_TRACE_FENTRY or BPF_TRACE_FEXIT), attached: its
+ * link's fd, or -1.
+ */
+static int attach_tracing(int map, const char *symbol, int attach_type)
+{
+	struct bpf_insn prog[16];
+	static char log[4096];
+	union bpf_attr attr;
+	size_t n = 0;
+	int id, fd;
+
+	id = btf_func_id(symbol);
+	if (id < 0) {
+		fprintf(stderr, "bpf_count: %s: not a function in the kernel's BTF\n",
+			symbol);
+		return -1;
+	}
+	prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0);
+	prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map);
+	prog[n++] = INSN(0, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
+	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
+	prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+
+	memset(&attr, 0, sizeof(attr));
+	attr.prog_type = BPF_PROG_TYPE_TRACING;
+	attr.expected_attach_type = attach_type;
+	attr.attach_btf_id = id;
+	attr.insns = (unsigned long)prog;
+	attr.insn_cnt = n;
+	attr.license = (unsigned long)"GPL";
+	attr.log_buf = (unsigned long)log;
+	attr.log_size = sizeof(log);
+	attr.log_level = 1;
+	fd = sys_bpf(BPF_PROG_LOAD, &attr);
+	if (fd < 0) {
+		fprintf(stderr, "BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
+		return -1;
+	}
+	memset(&attr, 0, sizeof(attr));
+	attr.raw_tracepoint.prog_fd = fd;
+	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);
+}
+
 /* A kprobe_multi link of @prog on @symbol: its fd, or -1. */
 static int attach_multi(int prog, const char *symbol)
 {
@@ -105,32 +227,46 @@ int main(int argc, char **argv)
 {
 	struct perf_event_attr pe;
 	unsigned long long hits;
-	int type, map, prog, ev, status, func_ip = 0, multi = 0;
+	int type, map, prog = -1, ev, status, func_ip = 0, multi = 0;
+	int tracing = 0;
 	pid_t child;
 
 	if (argc > 1 && !strcmp(argv[1], "-i"))
 		func_ip = 1;
 	else if (argc > 1 && !strcmp(argv[1], "-m"))
 		multi = 1;
-	if (func_ip || multi) {
+	else if (argc > 1 && !strcmp(argv[1], "-f"))
+		tracing = BPF_TRACE_FENTRY;
+	else if (argc > 1 && !strcmp(argv[1], "-x"))
+		tracing = BPF_TRACE_FEXIT;
+	if (func_ip || multi || tracing) {
 		argv++;
 		argc--;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: bpf_count [-i|-m] SYMBOL COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: bpf_count [-i|-m|-f|-x] SYMBOL COMMAND [ARG...]\n");
 		return 2;
 	}
 	type = kprobe_pmu_type();
 	map = create_map();
-	prog = map < 0 ? -1 : load_program(map, func_ip,
-					   multi ? BPF_TRACE_KPROBE_MULTI : 0);
-	if ((type < 0 && !multi) || prog < 0) {
+	if (map >= 0 && !tracing)
+		prog = load_program(map, func_ip,
+				    multi ? BPF_TRACE_KPROBE_MULTI : 0);
+	if (map < 0 || (!tracing && ((type < 0 && !multi) || prog < 0))) {
 		fprintf(stderr, "bpf_count: no kprobe PMU or no program: %s\n",
 			strerror(errno));
 		return 1;
 	}
 
-	if (multi) {
+	if (tracing) {
+		ev = attach_tracing(map, argv[1], tracing);
+		if (ev < 0) {
+			fprintf(stderr, "bpf_count: %s: %s\n",
+				tracing == BPF_TRACE_FENTRY ? "fentry" : "fexit",
+				strerror(errno));
+			return 1;
+		}
+	} else if (multi) {
 		ev = attach_multi(prog, argv[1]);
 		if (ev < 0) {
 			fprintf(stderr, "bpf_count: kprobe_multi: %s\n",

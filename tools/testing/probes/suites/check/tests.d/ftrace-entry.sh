@@ -15,7 +15,7 @@ list=/sys/kernel/debug/kprobes/list
 
 names="listed-ftrace enabled-function every-hit with-function-tracer
        with-fprobe-and-kretprobe same-argument retval with-function-graph
-       with-kprobe-multi
+       with-kprobe-multi with-bpf-fentry-fexit
        fregs-arguments fregs-kretprobe fregs-aggregate
        disarmed armed-under-load nothing-left"
 if ! has_config KPROBES_ON_FTRACE; then
@@ -150,6 +150,40 @@ if has_config FPROBE && has_config BPF_EVENTS; then
 	echo "-:fte/multi" >>kprobe_events
 else
 	result ftrace-entry UNSUPPORTED with-kprobe-multi
+fi
+echo >trace
+
+# BPF fentry and fexit programs (BPF trampolines, ftrace's direct call) on
+# the function as well, beside the probe and the kretprobe: the site then
+# calls the probes' handler and branches to the trampoline, which calls
+# the function and returns through the kretprobe's trampoline. Each of the
+# four sees the loop's 50 calls (and any other task's), and every return
+# the kretprobe records gives the loop's parent's pid: the inner
+# bpf_count's, the same for all. fentry and fexit name the function as
+# its BTF does: x86_64's __x64_sys_getppid is an alias of __do_sys_getppid.
+case $(uname -m) in
+x86_64) bf=__do_sys_getppid ;;
+*) bf=$f ;;
+esac
+if has_config DEBUG_INFO_BTF && has_config DYNAMIC_FTRACE_WITH_DIRECT_CALLS &&
+   has_config BPF_JIT; then
+	echo 1 >events/fte/entry/enable
+	echo 1 >events/fte/ret/enable
+	/harness/progs/bpf_count -f "$bf" /harness/progs/bpf_count -x "$bf" \
+		$loop 50 1 >/dev/null 2>/tmp/fte.bpf
+	echo 0 >events/fte/enable
+	fentry_hits=$(sed -n 's/^bpf_count: \([0-9]*\) hits$/\1/p' /tmp/fte.bpf | tail -1)
+	fexit_hits=$(sed -n 's/^bpf_count: \([0-9]*\) hits$/\1/p' /tmp/fte.bpf | head -1)
+	rets=$(grep -o ' ret: (.* ret=[0-9]*$' trace | sed 's/.*ret=//' | sort | uniq -c |
+	       sort -rn | awk 'NR == 1 { print $1 }')
+	all_see() {
+		[ "${fentry_hits:-0}" -ge 50 ] && [ "${fexit_hits:-0}" -ge 50 ] &&
+			[ "$(records entry)" -ge 50 ] && [ "${rets:-0}" -ge 50 ]
+	}
+	echo "# fentry $fentry_hits, fexit $fexit_hits, entry $(records entry), returns $rets"
+	check with-bpf-fentry-fexit all_see
+else
+	result ftrace-entry UNSUPPORTED with-bpf-fentry-fexit
 fi
 echo >trace
 
