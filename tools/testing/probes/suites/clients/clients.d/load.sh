@@ -265,6 +265,13 @@ for ((t = 0; t < 10; t++)); do
 done
 read -r khits kmissed uhits written lost <<<"$s1"
 echo "kprobe hits $khits (missed $kmissed), uprobe hits $uhits, records $written, lost $lost; readings agreed: $([ "$s1" = "$s2" ] && echo yes || echo no)" >>$log
+# Where the missed hits were: the five events that missed the most, with
+# what each probes. A probe is missed when it is hit while this CPU runs
+# another's handlers, so these are mostly functions the hit path calls.
+awk '$1 ~ /^k[0-9]+$/ && $3 > 0 { print $3, $1 }' kprobe_profile |
+	sort -rn | head -5 | while read -r m e; do
+		echo "missed $m: $(awk -v e="$e" '$1 ~ ("/" e "$") { print $1, $2; exit }' kprobe_events)"
+	done >>$log
 echo 0 >events/load/enable
 echo 1 >/sys/kernel/debug/kprobes/enabled
 ((khits > 0 && uhits > 0)) && [ "$s1" = "$s2" ] && [ "$lost" = 0 ] &&
