@@ -45,12 +45,12 @@ static int create_map(void)
 }
 
 /*
- * The program: look the map's element up, then add one to it, or with
- * @func_ip store bpf_get_func_ip(ctx) in it; return 0.
+ * The program, into @prog (16 instructions at most): look the map's
+ * element up, then add one to it, or with @func_ip store
+ * bpf_get_func_ip(ctx) in it; return 0. Its length.
  */
-static int load_program(int map, int func_ip, int attach_type)
+static size_t counting_program(struct bpf_insn *prog, int map, int func_ip)
 {
-	struct bpf_insn prog[16];
 	size_t n = 0;
 
 	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
@@ -73,7 +73,16 @@ static int load_program(int map, int func_ip, int attach_type)
 	}
 	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
 	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	return load_kprobe_program_for(prog, n, attach_type);
+	return n;
+}
+
+/* The program as a kprobe program for @attach_type (0, or kprobe_multi). */
+static int load_program(int map, int func_ip, int attach_type)
+{
+	struct bpf_insn prog[16];
+
+	return load_kprobe_program_for(prog, counting_program(prog, map, func_ip),
+				       attach_type);
 }
 
 /*
@@ -152,9 +161,7 @@ static int btf_func_id(const char *name)
 static int attach_tracing(int map, const char *symbol, int attach_type)
 {
 	struct bpf_insn prog[16];
-	static char log[4096];
 	union bpf_attr attr;
-	size_t n = 0;
 	int id, fd;
 
 	id = btf_func_id(symbol);
@@ -163,33 +170,10 @@ static int attach_tracing(int map, const char *symbol, int attach_type)
 			symbol);
 		return -1;
 	}
-	prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0);
-	prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map);
-	prog[n++] = INSN(0, 0, 0, 0, 0);
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
-	prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
-	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
-	prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0);
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
-	prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD);
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
-	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-
-	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_TRACING;
-	attr.expected_attach_type = attach_type;
-	attr.attach_btf_id = id;
-	attr.insns = (unsigned long)prog;
-	attr.insn_cnt = n;
-	attr.license = (unsigned long)"GPL";
-	attr.log_buf = (unsigned long)log;
-	attr.log_size = sizeof(log);
-	attr.log_level = 1;
-	fd = sys_bpf(BPF_PROG_LOAD, &attr);
-	if (fd < 0) {
-		fprintf(stderr, "BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
+	fd = load_program_for(BPF_PROG_TYPE_TRACING, prog,
+			      counting_program(prog, map, 0), attach_type, id);
+	if (fd < 0)
 		return -1;
-	}
 	memset(&attr, 0, sizeof(attr));
 	attr.raw_tracepoint.prog_fd = fd;
 	return sys_bpf(BPF_RAW_TRACEPOINT_OPEN, &attr);

@@ -25,18 +25,19 @@ static inline long sys_bpf(int cmd, union bpf_attr *attr)
 }
 
 /*
- * Load @n instructions as a GPL kprobe program, for @attach_type (0, or
- * BPF_TRACE_KPROBE_MULTI); the verifier's log on error.
+ * Load @n instructions as a GPL program of @prog_type for @attach_type,
+ * and for a tracing program the function of BTF id @btf_id; the
+ * verifier's log on error.
  */
-static inline int load_kprobe_program_for(const struct bpf_insn *insns,
-					  size_t n, int attach_type)
+static inline int load_program_for(int prog_type, const struct bpf_insn *insns,
+				   size_t n, int attach_type, int btf_id)
 {
 	static char log[4096];
 	union bpf_attr attr;
 	int fd;
 
 	memset(&attr, 0, sizeof(attr));
-	attr.prog_type = BPF_PROG_TYPE_KPROBE;
+	attr.prog_type = prog_type;
 	attr.insns = (unsigned long)insns;
 	attr.insn_cnt = n;
 	attr.license = (unsigned long)"GPL";
@@ -44,10 +45,18 @@ static inline int load_kprobe_program_for(const struct bpf_insn *insns,
 	attr.log_size = sizeof(log);
 	attr.log_level = 1;
 	attr.expected_attach_type = attach_type;
+	attr.attach_btf_id = btf_id;
 	fd = sys_bpf(BPF_PROG_LOAD, &attr);
 	if (fd < 0)
 		fprintf(stderr, "BPF_PROG_LOAD: %s\n%s", strerror(errno), log);
 	return fd;
+}
+
+/* A kprobe program for @attach_type (0, or BPF_TRACE_KPROBE_MULTI). */
+static inline int load_kprobe_program_for(const struct bpf_insn *insns,
+					  size_t n, int attach_type)
+{
+	return load_program_for(BPF_PROG_TYPE_KPROBE, insns, n, attach_type, 0);
 }
 
 static inline int load_kprobe_program(const struct bpf_insn *insns, size_t n)
