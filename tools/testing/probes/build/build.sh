@@ -37,7 +37,13 @@ defconfig)
 	FRAGS=("$SRC/$DEFCONFIG" "${FRAGS[@]}")
 	base=
 	;;
-*) FRAGS+=("$HARNESS/build/config/$FLAVOR.config") ;;
+*)
+	# One fragment per word: clients-debug is clients.config, then
+	# debug.config over it.
+	for frag in ${FLAVOR//-/ }; do
+		FRAGS+=("$HARNESS/build/config/$frag.config")
+	done
+	;;
 esac
 (cd "$SRC" && rm -f "$tmp" && KCONFIG_CONFIG=$tmp scripts/kconfig/merge_config.sh $base \
 	"${FRAGS[@]}" && KCONFIG_CONFIG=$tmp make -s olddefconfig) \

@@ -26,7 +26,7 @@ qemu=("${QEMU[@]}" -smp "${SMP:-2}" -m 2G -nic none
       ${QEMU_EXTRA:-})
 # The clients flavour's guest has the Debian userland and its kernel's
 # files (clients.sh makes them).
-if [ -z "${DISKS+set}" ] && [ "$FLAVOR" = clients ]; then
+if [ -z "${DISKS+set}" ] && [[ $FLAVOR == clients* ]]; then
 	DISKS="$BUILD/debs/$DEB_ARCH/userland.img $KDIR/kernel-files.img"
 fi
 n=0

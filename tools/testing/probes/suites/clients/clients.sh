@@ -17,9 +17,17 @@
 # The load (clients.d/load.sh: stress-ng under 2,000 kprobes, 1,000
 # uprobes and ten bpftrace programs) has guests of its own, one for each
 # CPU count of LOAD_CPUS (2 and 4), each loaded for LOAD_SECONDS (600).
+# FLAVOR=debug runs it all on the clients kernel with debug.config's
+# checkers (KASAN, lockdep, kmemleak...): FLAVOR=clients-debug, its own
+# tree, and three times the guests' time limits.
+case ${FLAVOR:-} in
+'' | clients) FLAVOR=clients slow=1 ;;
+debug | clients-debug) FLAVOR=clients-debug slow=3 ;;
+*) echo "check-clients: FLAVOR must be empty or debug, not '$FLAVOR'" >&2; exit 2 ;;
+esac
+export FLAVOR
 . "$(dirname "$0")/../../lib.sh"
 
-export FLAVOR=clients
 GUESTS=${GUESTS:-arm64}
 KERNELS=${KERNELS:-series upstream}
 SUITES=${CLIENTS_SUITES:-}
@@ -138,7 +146,7 @@ for guest in $GUESTS; do
 				grep '^bpf-selftests:' "$LOGS/clients-bpf-selftests.log" >&2 || true
 			fi
 			if [ -z "$SUITES" ] || [ -n "$MAIN" ]; then
-				boot_clients suites "" "${CHECK_TIMEOUT:-3600}" \
+				boot_clients suites "" "${CHECK_TIMEOUT:-$((3600 * slow))}" \
 					"$BOOT_ARGS_CLIENTS${MAIN:+ clients=${MAIN// /,}}" "$bpfsel"
 				# A suite that could not run at all reports nothing.
 				# x86_64's serial console ends its lines with CR LF.
@@ -151,7 +159,7 @@ for guest in $GUESTS; do
 			fi
 			if selected load; then
 				for cpus in $LOAD_CPUS; do
-					boot_clients "load$cpus" "$cpus" $((LOAD_SECONDS + 2400)) \
+					boot_clients "load$cpus" "$cpus" $((LOAD_SECONDS + 2400 * slow)) \
 						"$BOOT_ARGS_CLIENTS clients=load load_seconds=$LOAD_SECONDS" ""
 					grep -Eq "^(not )?ok [0-9]+ cpus$cpus-" "$LOGS/clients-load$cpus.results" ||
 						verdict clients FAIL "load-$cpus-cpus-reported" >>"$results"

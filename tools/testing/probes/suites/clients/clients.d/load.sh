@@ -15,7 +15,7 @@
 # - stress-ng passes and each bpftrace program counted its probes' hits and
 #   exited cleanly;
 # - nothing is left: every event removed, kprobes/list as before, no BPF
-#   link.
+#   link; on a kernel with kmemleak on from boot, nothing leaked.
 # The host's boot.sh fails the run on any report from the kernel (oops,
 # warning, lockup, stall). Only run when named (clients=load): the host
 # boots a guest for it alone, once per CPU count.
@@ -29,6 +29,10 @@ log=$dir/log
 : >$log
 cpus=$(nproc)
 name() { echo "cpus$cpus-$1"; }
+# The phase reached, with the guest's uptime, on the results channel as it
+# happens: the console is quiet, and on a debug kernel a phase can take
+# many minutes.
+phase() { echo "@phase $(name "$1") at $(cut -d. -f1 /proc/uptime) s" >&3; }
 secs=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^load_seconds=\([0-9][0-9]*\)$/\1/p')
 secs=${secs:-600}
 KPROBES=2000
@@ -55,6 +59,8 @@ links_before=$(links)
 echo "$cpus CPUs, $secs s of load; kprobes listed before: $kprobes_before, BPF links: $links_before" >>$log
 
 # --- The kprobe events ------------------------------------------------
+
+phase define
 
 # Function sizes from the kernel's symbol table (vmlinux, on the
 # kernel-files disk at /boot): the instruction in the middle of each.
@@ -187,6 +193,7 @@ programs=(
 	"kprobe:${SYS}_sched_yield { @n = count(); }"
 	'kretprobe:shmem_* { @n = count(); }'
 )
+phase bpftrace
 bpids=()
 for i in "${!programs[@]}"; do
 	bpftrace -e "${programs[$i]}" >$dir/bt$i.out 2>&1 &
@@ -208,8 +215,27 @@ echo "kprobes/list: $(grep -c '\[FTRACE\]' $kplist) [FTRACE], $(grep -c '\[OPTIM
 
 # --- The load ---------------------------------------------------------
 
+# stress-ng stops its stressors when the time is up, and each stops at its
+# next check: 5 minutes allowed for that, 30 on a kernel with KASAN, where
+# every access is checked in software. A minute before stress-ng is killed,
+# its processes and where each sleeps go to its log, for a hang.
+grace=300
+has_config KASAN && grace=1800
+phase stress-ng
 t0=$(cut -d. -f1 /proc/uptime)
-timeout -k 30 $((secs + 300)) $STRESS --temp-path $dir/stress --timeout "${secs}s" \
+(
+	sleep $((secs + grace - 60))
+	{
+		echo "--- still running at $((secs + grace - 60)) s:"
+		ps -eo pid,ppid,stat,etime,wchan:32,comm | awk 'NR == 1 || /stress/'
+		for p in $(pgrep stress-ng); do
+			echo "--- $p $(cat /proc/$p/comm 2>/dev/null):"
+			cat /proc/$p/stack 2>/dev/null
+		done
+	} >$dir/stress.hang 2>&1
+) &
+watch=$!
+timeout -k 30 $((secs + grace)) $STRESS --temp-path $dir/stress --timeout "${secs}s" \
 	--metrics-brief \
 	--dentry 1 --dir 1 --open 1 --rename 1 --hdd 1 --hdd-bytes 8M \
 	--getdent 1 --fstat 1 \
@@ -217,11 +243,15 @@ timeout -k 30 $((secs + 300)) $STRESS --temp-path $dir/stress --timeout "${secs}
 	--vm 1 --vm-bytes 64M --malloc 1 --mmap 1 --mmap-bytes 16M --pipe 1 \
 	--syscall 1 --get 1 --sysinfo 1 >$dir/stress.out 2>&1
 stress=$?
+kill $watch 2>/dev/null
+wait $watch 2>/dev/null
+[ -s $dir/stress.hang ] && cat $dir/stress.hang >>$dir/stress.out
 echo "@time $(name stress-ng) $(($(cut -d. -f1 /proc/uptime) - t0))" >&3
 grep -q 'successful run completed' $dir/stress.out && [ $stress = 0 ]
 verdict_of $? load "$(name stress-ng)" $dir/stress.out
 
 # bpftrace prints its maps and exits on SIGINT.
+phase bpftrace-exit
 bt_bad=0
 for i in "${!programs[@]}"; do
 	kill -INT "${bpids[i]}" 2>/dev/null
@@ -246,6 +276,7 @@ verdict_of $? load "$(name bpftrace)" $log
 # can be counted after its event stops recording. A return probe's
 # instance taken before still fires at its return, and records: the
 # counts are read until two readings agree.
+phase count
 echo 0 >events/loadu/enable
 echo 0 >/sys/kernel/debug/kprobes/enabled
 snapshot() {
@@ -280,6 +311,7 @@ verdict_of $? load "$(name every-hit-recorded)" $log
 
 # --- Nothing left -----------------------------------------------------
 
+phase remove
 echo >dynamic_events
 left_events=$(cat kprobe_events uprobe_events | wc -l)
 kprobes_after=$(wc -l <$kplist)
@@ -290,6 +322,19 @@ echo "after: $left_events events, kprobes listed $kprobes_after, BPF links $link
 	[ "$links_after" = "$links_before" ] && [ "${bt_left:-0}" = 0 ] &&
 	[ ! -d events/load ] && [ ! -d events/loadu ]
 verdict_of $? load "$(name nothing-left)" $log
+
+# --- Nothing leaked ---------------------------------------------------
+
+# Where kmemleak runs from boot (the debug kernel): what the 3,000 events,
+# their probes and the BPF programs allocated is freed. Scanned twice, as
+# an object younger than a scan is not reported.
+leaks=/sys/kernel/debug/kmemleak
+if has_config DEBUG_KMEMLEAK && ! has_config DEBUG_KMEMLEAK_DEFAULT_OFF; then
+	phase leaks
+	echo scan >$leaks && sleep 6 && echo scan >$leaks && cat $leaks >$dir/leaks &&
+		! grep -q '^unreferenced object' $dir/leaks
+	verdict_of $? load "$(name no-leak)" $dir/leaks
+fi
 
 log_file load "$(name summary)" $log
 exit 0
