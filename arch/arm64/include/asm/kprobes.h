@@ -55,10 +55,12 @@ static inline void flush_insn_slot(struct kprobe *p)
  * struct kprobe_ctlblk - the per-CPU state of the probe being handled
  * @kprobe_status: where its handling is (KPROBE_HIT_ACTIVE, ...)
  * @saved_daif: the DAIF bits of the probed code, while stepping masks them
- *	or a hit through ftrace runs the handlers with them masked
  * @outer: the probe whose handling a reentered probe interrupted
  * @outer_status: its @kprobe_status
  * @outer_daif: its @saved_daif
+ * @saved_irqflags: what masking interrupts for the handlers of a hit
+ *	through ftrace saved: the probed code's DAIF bits, or under
+ *	pseudo-NMI its priority mask
  * @ftrace_regs: the pt_regs that a hit through ftrace on the core's
  *	aggregate of probes hands on, made from ftrace's registers, here
  *	rather than in the aggregate's frame. While it is in use this CPU's
@@ -72,6 +74,7 @@ struct kprobe_ctlblk {
 	unsigned int outer_status;
 	unsigned long outer_daif;
 #ifdef CONFIG_KPROBES_ON_FTRACE
+	unsigned long saved_irqflags;
 	struct pt_regs ftrace_regs;
 #endif
 };

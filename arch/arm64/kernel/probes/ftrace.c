@@ -96,11 +96,16 @@ int arch_prepare_kprobe_ftrace(struct kprobe *p)
  * unrolled: a memset(), which is what the compiler makes of a loop of
  * zeroes, is an out-of-line call in a kernel built without SIMD and cost
  * more than the rest of the hit between ftrace_caller and the handler.
+ *
+ * Whether the probed code had interrupts masked is in @irqflags, what
+ * masking them for the handlers saved: the DAIF bits, or under pseudo-NMI
+ * the priority mask, which is then what was changed, DAIF being left as
+ * the probed code had it. Read after masking, either would say masked.
  */
 static __always_inline void regs_from_fregs(struct pt_regs *regs,
 					    const struct ftrace_regs *fregs,
 					    unsigned long ip,
-					    unsigned long daif)
+					    unsigned long irqflags)
 {
 	int i;
 
@@ -110,11 +115,15 @@ static __always_inline void regs_from_fregs(struct pt_regs *regs,
 	for (i = 10; i < 29; i++)
 		regs->regs[i] = 0;
 	regs->pc = ip;
-	regs->pstate = daif | PSR_MODE_EL1h;
+	if (system_uses_irq_prio_masking()) {
+		regs->pstate = read_sysreg(daif) | PSR_MODE_EL1h;
+		regs->pmr = irqflags;
+	} else {
+		regs->pstate = irqflags | PSR_MODE_EL1h;
+		regs->pmr = 0;
+	}
 	regs->orig_x0 = regs->regs[0];
 	regs->syscallno = NO_SYSCALL;
-	regs->pmr = system_uses_irq_prio_masking() ?
-		    read_sysreg_s(SYS_ICC_PMR_EL1) : 0;
 	regs->sdei_ttbr1 = 0;
 	regs->stackframe = (struct frame_record_meta){};
 }
@@ -138,7 +147,7 @@ static __always_inline void regs_to_fregs(struct ftrace_regs *fregs,
  * @p: the probe hit, at the site
  *
  * For the core's aggregate of probes, within kprobe_ftrace_handler(),
- * which left the DAIF bits of the probed code in the kprobe_ctlblk.
+ * which left the probed code's interrupt flags in the kprobe_ctlblk.
  *
  * Return: this CPU's pt_regs for the hit, filled in.
  */
@@ -148,7 +157,7 @@ struct pt_regs *arch_kprobe_fregs_to_regs(const struct ftrace_regs *fregs,
 	struct kprobe_ctlblk *kcb = get_kprobe_ctlblk();
 
 	regs_from_fregs(&kcb->ftrace_regs, fregs, (unsigned long)p->addr,
-			kcb->saved_daif);
+			kcb->saved_irqflags);
 	return &kcb->ftrace_regs;
 }
 NOKPROBE_SYMBOL(arch_kprobe_fregs_to_regs);
@@ -198,7 +207,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	 * zeroed first by INIT_STACK_ALL_ZERO: every field is set.
 	 */
 	struct pt_regs regs __uninitialized;
-	unsigned long daif, flags;
+	unsigned long flags;
 	struct kprobe *p;
 
 	/*
@@ -206,7 +215,6 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	 * count: the trace event code takes one off for its own.
 	 */
 	preempt_disable_notrace();
-	daif = read_sysreg(daif);
 	raw_local_irq_save(flags);
 
 	/* A probe disarmed but still in ftrace's filter is skipped here. */
@@ -221,7 +229,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	kcb = get_kprobe_ctlblk();
 	__this_cpu_write(current_kprobe, p);
 	kcb->kprobe_status = KPROBE_HIT_ACTIVE;
-	kcb->saved_daif = daif;
+	kcb->saved_irqflags = flags;
 	/*
 	 * A probe that reads only what ftrace saved (a trace event whose
 	 * arguments read no other register, or the core's aggregate of
@@ -230,7 +238,7 @@ void __kprobes kprobe_ftrace_handler(unsigned long ip, unsigned long parent_ip,
 	 */
 	if (p->fregs_handler && !p->post_handler && !p->fregs_handler(p, fregs))
 		goto done;
-	regs_from_fregs(&regs, fregs, ip, daif);
+	regs_from_fregs(&regs, fregs, ip, flags);
 	if (p->pre_handler && p->pre_handler(p, &regs)) {
 		/* The pre-handler chose where the function goes on. */
 		ftrace_regs_set_instruction_pointer(fregs, regs.pc);
