@@ -497,6 +497,114 @@ static void nested_missed_test(struct kunit *test)
 }
 #endif
 
+static noinline int ic_traced(int x)
+{
+	return x + 1;
+}
+
+/*
+ * Return handlers run as probe handlers do on the breakpoint path, with
+ * interrupts masked, so that an interrupt cannot find this CPU busy with
+ * them and have its probes missed. Their pt_regs still say whether the
+ * function returned with interrupts masked.
+ */
+static unsigned int ret_hits;
+static bool ret_ran_masked, ret_regs_masked;
+
+static int note_ret_irq_state(struct kretprobe_instance *ri,
+			      struct pt_regs *regs)
+{
+	ret_hits++;
+	ret_ran_masked = read_sysreg(daif) & PSR_I_BIT;
+	ret_regs_masked = regs_irqs_disabled(regs);
+	return 0;
+}
+
+static void kretprobe_irq_state_test(struct kunit *test)
+{
+	int (*call)(int) = ic_traced;
+	struct kretprobe rp = {
+		.kp.addr = (kprobe_opcode_t *)ic_traced,
+		.handler = note_ret_irq_state,
+	};
+	unsigned long flags;
+
+	/* Called through a pointer the compiler cannot see, as written. */
+	OPTIMIZER_HIDE_VAR(call);
+	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
+
+	ret_hits = 0;
+	KUNIT_EXPECT_EQ(test, call(1), 2);
+	KUNIT_EXPECT_EQ(test, ret_hits, 1U);
+	KUNIT_EXPECT_TRUE(test, ret_ran_masked);
+	KUNIT_EXPECT_FALSE(test, ret_regs_masked);
+	KUNIT_EXPECT_FALSE(test, irqs_disabled());
+
+	local_irq_save(flags);
+	KUNIT_EXPECT_EQ(test, call(2), 3);
+	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, ret_hits, 2U);
+	KUNIT_EXPECT_TRUE(test, ret_regs_masked);
+
+	unregister_kretprobe(&rp);
+	KUNIT_EXPECT_EQ(test, rp.nmissed, 0);
+}
+
+#ifdef CONFIG_KPROBES_ON_FTRACE
+/*
+ * A probe at a function's entry is hit through ftrace, whose callback runs
+ * the handlers with interrupts masked. The pt_regs they are given must
+ * still say whether the probed code had interrupts masked (pstate's I bit,
+ * or under pseudo-NMI the priority mask), as a BRK's would: perf's samples
+ * and BPF read it there. Checked for a lone probe, whose pt_regs the
+ * callback builds, and for two, whose aggregate builds them.
+ */
+static unsigned int irq_state_hits;
+static bool irq_state_masked;
+
+static int note_irq_state(struct kprobe *p, struct pt_regs *regs)
+{
+	irq_state_hits++;
+	irq_state_masked = regs_irqs_disabled(regs);
+	return 0;
+}
+
+static void ftrace_irq_state_test(struct kunit *test)
+{
+	int (*call)(int) = ic_traced;
+	struct kprobe kp[2] = {};
+	unsigned long flags;
+	unsigned int n, i;
+
+	/* Called through a pointer the compiler cannot see, as written. */
+	OPTIMIZER_HIDE_VAR(call);
+	for (n = 1; n <= 2; n++) {
+		for (i = 0; i < n; i++) {
+			kp[i] = (struct kprobe){
+				.addr = (kprobe_opcode_t *)ic_traced,
+				.pre_handler = note_irq_state,
+			};
+			KUNIT_ASSERT_EQ(test, register_kprobe(&kp[i]), 0);
+			KUNIT_EXPECT_TRUE(test, kprobe_ftrace(&kp[i]));
+		}
+
+		irq_state_hits = 0;
+		KUNIT_EXPECT_EQ(test, call(1), 2);
+		KUNIT_EXPECT_EQ(test, irq_state_hits, n);
+		KUNIT_EXPECT_FALSE(test, irq_state_masked);
+
+		local_irq_save(flags);
+		KUNIT_EXPECT_EQ(test, call(2), 3);
+		local_irq_restore(flags);
+		KUNIT_EXPECT_EQ(test, irq_state_hits, 2 * n);
+		KUNIT_EXPECT_TRUE(test, irq_state_masked);
+
+		for (i = 0; i < n; i++)
+			unregister_kprobe(&kp[i]);
+	}
+}
+#endif
+
 static void refused_test(struct kunit *test)
 {
 	u32 *insn;
@@ -532,8 +640,12 @@ static struct kunit_case arm64_kprobes_insn_cases[] = {
 	KUNIT_CASE_SLOW(aggregate_order_test),
 	KUNIT_CASE_SLOW(nested_missed_test),
 #endif
+#ifdef CONFIG_KPROBES_ON_FTRACE
+	KUNIT_CASE(ftrace_irq_state_test),
+#endif
 	KUNIT_CASE(refused_test),
 	KUNIT_CASE(exclusive_test),
+	KUNIT_CASE(kretprobe_irq_state_test),
 	{}
 };
 

@@ -42,10 +42,15 @@ SYM_CODE_START(__kretprobe_trampoline)
 	add	x29, sp, #S_STACKFRAME
 
 	/*
-	 * Preemption off, and this CPU busy with kretprobe_busy: a probe the
-	 * handlers hit is counted as missed. x19 to x21 are scratch that
-	 * calls preserve from here: the pt_regs gives them back at the end.
+	 * Interrupts masked, preemption off, and this CPU busy with
+	 * kretprobe_busy: a probe the handlers hit is counted as missed.
+	 * Masked as on the breakpoint path and the detour's: with interrupts
+	 * on, a probe hit in an interrupt taken while the handlers run would
+	 * find the CPU busy and be missed too (under load, most of those in
+	 * the timer interrupt's path). x19 to x21 are scratch that calls
+	 * preserve from here: the pt_regs gives them back at the end.
 	 */
+	msr	daifset, #3			// IRQ, FIQ
 	get_current_task x20
 	probe_preempt_disable x20, w0
 	probe_current_slot x19, x2
@@ -58,8 +63,13 @@ SYM_CODE_START(__kretprobe_trampoline)
 	bl	__kretprobe_trampoline_handler
 	mov	x21, x0
 
-	/* Preemption is still off: x19 is this CPU's current_kprobe. */
+	/*
+	 * Preemption is still off: x19 is this CPU's current_kprobe. The
+	 * mask goes first, so that a reschedule is taken with interrupts on.
+	 */
 	str	xzr, [x19]
+	ldr	x0, [sp, #S_PSTATE]
+	msr	daif, x0
 	probe_preempt_enable x20, x0, w0
 
 	/*
