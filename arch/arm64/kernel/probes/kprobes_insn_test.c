@@ -503,6 +503,25 @@ static noinline int ic_traced(int x)
 }
 
 /*
+ * ic_traced(x), called through a pointer the compiler cannot see, as code
+ * written elsewhere calls it, with interrupts masked or not.
+ */
+static int call_traced(int x, bool masked)
+{
+	int (*call)(int) = ic_traced;
+	unsigned long flags;
+	int ret;
+
+	OPTIMIZER_HIDE_VAR(call);
+	if (!masked)
+		return call(x);
+	local_irq_save(flags);
+	ret = call(x);
+	local_irq_restore(flags);
+	return ret;
+}
+
+/*
  * Return handlers run as probe handlers do on the breakpoint path, with
  * interrupts masked, so that an interrupt cannot find this CPU busy with
  * them and have its probes missed. Their pt_regs still say whether the
@@ -522,27 +541,21 @@ static int note_ret_irq_state(struct kretprobe_instance *ri,
 
 static void kretprobe_irq_state_test(struct kunit *test)
 {
-	int (*call)(int) = ic_traced;
 	struct kretprobe rp = {
 		.kp.addr = (kprobe_opcode_t *)ic_traced,
 		.handler = note_ret_irq_state,
 	};
-	unsigned long flags;
 
-	/* Called through a pointer the compiler cannot see, as written. */
-	OPTIMIZER_HIDE_VAR(call);
 	KUNIT_ASSERT_EQ(test, register_kretprobe(&rp), 0);
 
 	ret_hits = 0;
-	KUNIT_EXPECT_EQ(test, call(1), 2);
+	KUNIT_EXPECT_EQ(test, call_traced(1, false), 2);
 	KUNIT_EXPECT_EQ(test, ret_hits, 1U);
 	KUNIT_EXPECT_TRUE(test, ret_ran_masked);
 	KUNIT_EXPECT_FALSE(test, ret_regs_masked);
 	KUNIT_EXPECT_FALSE(test, irqs_disabled());
 
-	local_irq_save(flags);
-	KUNIT_EXPECT_EQ(test, call(2), 3);
-	local_irq_restore(flags);
+	KUNIT_EXPECT_EQ(test, call_traced(2, true), 3);
 	KUNIT_EXPECT_EQ(test, ret_hits, 2U);
 	KUNIT_EXPECT_TRUE(test, ret_regs_masked);
 
@@ -571,13 +584,9 @@ static int note_irq_state(struct kprobe *p, struct pt_regs *regs)
 
 static void ftrace_irq_state_test(struct kunit *test)
 {
-	int (*call)(int) = ic_traced;
 	struct kprobe kp[2] = {};
-	unsigned long flags;
 	unsigned int n, i;
 
-	/* Called through a pointer the compiler cannot see, as written. */
-	OPTIMIZER_HIDE_VAR(call);
 	for (n = 1; n <= 2; n++) {
 		for (i = 0; i < n; i++) {
 			kp[i] = (struct kprobe){
@@ -589,13 +598,11 @@ static void ftrace_irq_state_test(struct kunit *test)
 		}
 
 		irq_state_hits = 0;
-		KUNIT_EXPECT_EQ(test, call(1), 2);
+		KUNIT_EXPECT_EQ(test, call_traced(1, false), 2);
 		KUNIT_EXPECT_EQ(test, irq_state_hits, n);
 		KUNIT_EXPECT_FALSE(test, irq_state_masked);
 
-		local_irq_save(flags);
-		KUNIT_EXPECT_EQ(test, call(2), 3);
-		local_irq_restore(flags);
+		KUNIT_EXPECT_EQ(test, call_traced(2, true), 3);
 		KUNIT_EXPECT_EQ(test, irq_state_hits, 2 * n);
 		KUNIT_EXPECT_TRUE(test, irq_state_masked);
 

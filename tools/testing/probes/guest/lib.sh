@@ -130,6 +130,22 @@ ksym() { awk -v s="$1" '$3 == s && $2 ~ /^[tT]$/ { print $1; exit }' /proc/kalls
 # has_config OPTION: the kernel was built with CONFIG_OPTION=y.
 has_config() { grep -qx "CONFIG_$1=y" /harness/kernel.config; }
 
+# kmemleak_on: kmemleak was built and runs from boot (the debug kernel).
+kmemleak_on() {
+	has_config DEBUG_KMEMLEAK && ! has_config DEBUG_KMEMLEAK_DEFAULT_OFF
+}
+
+# kmemleak_report FILE: kmemleak's report, in FILE, of what is allocated
+# and no longer referenced. kmemleak reports no object younger than 5 s,
+# so a second scan, 6 s after the first, is what finds what the caller
+# freed last. Fails where kmemleak cannot scan (not built, or off).
+kmemleak_report() {
+	echo scan >/sys/kernel/debug/kmemleak 2>/dev/null || return 1
+	sleep 6
+	echo scan >/sys/kernel/debug/kmemleak &&
+		cat /sys/kernel/debug/kmemleak >"$1"
+}
+
 # From the tracefs directory: no event enabled, none defined, no trace.
 clean_slate() {
 	echo 0 >events/enable

@@ -136,16 +136,11 @@ project_suite() {
 lockdown_suite() { project_test /harness/tests.d/lockdown.sh; }
 
 # Where kmemleak runs from boot (FLAVOR=debug), what every suite allocated
-# and lost: scanned twice, as objects younger than a scan are not reported.
+# and lost.
 leaks_suite() {
-	leaks=/sys/kernel/debug/kmemleak
-	has_config DEBUG_KMEMLEAK || return 0
-	has_config DEBUG_KMEMLEAK_DEFAULT_OFF && return 0
+	kmemleak_on || return 0
 	echo >/sys/kernel/tracing/dynamic_events
-	echo scan >"$leaks" 2>/dev/null || { result kmemleak FAIL scan; return; }
-	sleep 6
-	echo scan >"$leaks"
-	cat "$leaks" >/tmp/leaks
+	kmemleak_report /tmp/leaks || { result kmemleak FAIL scan; return; }
 	if grep -q '^unreferenced object' /tmp/leaks; then
 		result kmemleak FAIL no-leak
 		log_file kmemleak no-leak /tmp/leaks

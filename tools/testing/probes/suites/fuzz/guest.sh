@@ -61,11 +61,7 @@ fi
 
 # Free what the inputs defined, then look for what was never freed.
 echo >dynamic_events
-if [ -w "$leaks" ]; then
-	echo scan >"$leaks"
-	sleep 6
-	echo scan >"$leaks"
-	cat "$leaks" >/tmp/leaks
+if kmemleak_report /tmp/leaks; then
 	count=$(grep -c '^unreferenced object' /tmp/leaks)
 	echo "fuzz: kmemleak reports $count unreferenced objects" >&3
 	if [ "$count" -eq 0 ]; then

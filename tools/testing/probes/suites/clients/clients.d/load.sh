@@ -218,13 +218,17 @@ echo "kprobes/list: $(grep -c '\[FTRACE\]' $kplist) [FTRACE], $(grep -c '\[OPTIM
 # stress-ng stops its stressors when the time is up, and each stops at its
 # next check: 5 minutes allowed for that, 30 on a kernel with KASAN, where
 # every access is checked in software. A minute before stress-ng is killed,
-# its processes and where each sleeps go to its log, for a hang.
+# its processes and where each sleeps go to its log, for a hang. The
+# watchdog's sleep is its child: killed with it, it is not left behind.
 grace=300
 has_config KASAN && grace=1800
 phase stress-ng
 t0=$(cut -d. -f1 /proc/uptime)
 (
-	sleep $((secs + grace - 60))
+	sleep $((secs + grace - 60)) &
+	nap=$!
+	trap 'kill $nap 2>/dev/null; exit 0' TERM
+	wait $nap
 	{
 		echo "--- still running at $((secs + grace - 60)) s:"
 		ps -eo pid,ppid,stat,etime,wchan:32,comm | awk 'NR == 1 || /stress/'
@@ -326,13 +330,10 @@ verdict_of $? load "$(name nothing-left)" $log
 # --- Nothing leaked ---------------------------------------------------
 
 # Where kmemleak runs from boot (the debug kernel): what the 3,000 events,
-# their probes and the BPF programs allocated is freed. Scanned twice, as
-# an object younger than a scan is not reported.
-leaks=/sys/kernel/debug/kmemleak
-if has_config DEBUG_KMEMLEAK && ! has_config DEBUG_KMEMLEAK_DEFAULT_OFF; then
+# their probes and the BPF programs allocated is freed.
+if kmemleak_on; then
 	phase leaks
-	echo scan >$leaks && sleep 6 && echo scan >$leaks && cat $leaks >$dir/leaks &&
-		! grep -q '^unreferenced object' $dir/leaks
+	kmemleak_report $dir/leaks && ! grep -q '^unreferenced object' $dir/leaks
 	verdict_of $? load "$(name no-leak)" $dir/leaks
 fi
 
