@@ -27,9 +27,13 @@ SYM_CODE_START(__kretprobe_trampoline)
 	save_x2_to_x29
 	add	x0, sp, #PT_REGS_SIZE
 	stp	x30, x0, [sp, #S_LR]
-	/* The flags are dead across a return: the mask and the mode only. */
-	mrs	x0, daif
-	add	x0, x0, #PSR_MODE_EL1h
+	/*
+	 * The flags are dead across a return: the mask and the mode only.
+	 * x22 keeps the mask, to be written back as it was read: DAIF's
+	 * other bits are RES0.
+	 */
+	mrs	x22, daif
+	add	x0, x22, #PSR_MODE_EL1h
 	str	x0, [sp, #S_PSTATE]
 	save_pmr x0, w0
 	/*
@@ -47,7 +51,7 @@ SYM_CODE_START(__kretprobe_trampoline)
 	 * Masked as on the breakpoint path and the detour's: with interrupts
 	 * on, a probe hit in an interrupt taken while the handlers run would
 	 * find the CPU busy and be missed too (under load, most of those in
-	 * the timer interrupt's path). x19 to x21 are scratch that calls
+	 * the timer interrupt's path). x19 to x22 are scratch that calls
 	 * preserve from here: the pt_regs gives them back at the end.
 	 */
 	msr	daifset, #3			// IRQ, FIQ
@@ -68,15 +72,14 @@ SYM_CODE_START(__kretprobe_trampoline)
 	 * mask goes first, so that a reschedule is taken with interrupts on.
 	 */
 	str	xzr, [x19]
-	ldr	x0, [sp, #S_PSTATE]
-	msr	daif, x0
+	msr	daif, x22
 	probe_preempt_enable x20, x0, w0
 
 	/*
 	 * Reloaded: what the caller may read after the return, the result
 	 * registers x0-x8 as the handlers left them, and what this code
-	 * changed, x19-x21 and the frame pointer. x9-x17 are scratch the
-	 * function was free to clobber, and x18 and x22-x28 are as the
+	 * changed, x19-x22 and the frame pointer. x9-x17 are scratch the
+	 * function was free to clobber, and x18 and x23-x28 are as the
 	 * function left them: the handlers' C code keeps them.
 	 */
 	mov	x30, x21
@@ -86,7 +89,7 @@ SYM_CODE_START(__kretprobe_trampoline)
 	ldp	x6, x7, [sp, #S_X6]
 	ldr	x8, [sp, #S_X8]
 	ldp	x19, x20, [sp, #S_X18 + 8]
-	ldr	x21, [sp, #S_X20 + 8]
+	ldp	x21, x22, [sp, #S_X20 + 8]
 	ldr	x29, [sp, #S_FP]
 	add	sp, sp, #PT_REGS_SIZE
 	ret

@@ -49,7 +49,7 @@ SYM_CODE_START(optprobe_common)
 	add	x2, sp, #PT_REGS_SIZE
 	ldr	x3, [x0, #KP_ADDR]
 	stp	x2, x3, [sp, #S_SP]		// SP, then the PC
-	save_pstate x2, x4
+	save_pstate x2, x24
 	save_pmr x2, w2
 
 	/*
@@ -67,8 +67,9 @@ SYM_CODE_START(optprobe_common)
 	 * another probe is counted as missed: with interrupts on, every
 	 * probe hit in an interrupt taken during the handlers would be, and
 	 * the breakpoint path, whose exception masks them, misses none of
-	 * those. x19 to x23 are scratch that calls preserve from here: the
-	 * pt_regs gives them back at the end.
+	 * those. x19 to x24 are scratch that calls preserve from here: the
+	 * pt_regs gives them back at the end. x24 keeps the mask as read,
+	 * to be written back so: DAIF's other bits are RES0, as are NZCV's.
 	 */
 	msr	daifset, #3			// IRQ, FIQ
 	get_current_task x20
@@ -107,11 +108,9 @@ SYM_CODE_START(optprobe_common)
 
 .Lleave:
 	/* The mask first: with interrupts masked no reschedule can be taken. */
-	ldr	x2, [sp, #S_PSTATE]
-	msr	daif, x2
+	msr	daif, x24
 	probe_preempt_enable x20, x2, w2
-	ldr	x2, [sp, #S_PSTATE]
-	msr	nzcv, x2
+	restore_nzcv x2
 	mov	x1, x19
 	load_x2_to_x29
 	ldr	x30, [sp, #S_LR]
@@ -130,11 +129,9 @@ SYM_CODE_START(optprobe_common)
 	ldr	x3, [sp, #S_LR]
 	cmp	x2, x3
 	b.ne	.Lleave
-	ldr	x2, [sp, #S_PSTATE]
-	msr	daif, x2
+	msr	daif, x24
 	probe_preempt_enable x20, x2, w2
-	ldr	x2, [sp, #S_PSTATE]
-	msr	nzcv, x2
+	restore_nzcv x2
 	ldp	x0, x1, [sp, #S_X0]
 	load_x2_to_x29
 	ldr	x30, [sp, #S_LR]

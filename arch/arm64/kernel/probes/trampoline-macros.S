@@ -57,6 +57,13 @@
 	str	\tmp1, [sp, #S_PSTATE]
 	.endm
 
+	/* The flags the handlers left in the pt_regs, the rest kept 0. */
+	.macro	restore_nzcv, tmp
+	ldr	\tmp, [sp, #S_PSTATE]
+	and	\tmp, \tmp, #(PSR_N_BIT | PSR_Z_BIT | PSR_C_BIT | PSR_V_BIT)
+	msr	nzcv, \tmp
+	.endm
+
 	/*
 	 * With pseudo-NMIs, interrupts are masked through the GIC's priority
 	 * mask rather than PSTATE.I, and regs_irqs_disabled() reads the
