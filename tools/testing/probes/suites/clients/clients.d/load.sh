@@ -4,11 +4,11 @@
 # stressors run for load_seconds= (from the kernel command line; 600 if
 # none) while 2,000 kprobe events, 1,000 uprobe events and ten bpftrace
 # programs are attached. The kprobe events sit on functions taken evenly
-# from the ftrace-traceable ones: half at the entry (ridden through ftrace
-# where the kernel can), a quarter returns, a quarter on an instruction
-# in the middle of the function (where the optimizer puts a branch); the
-# uprobe events on the C library's exported functions, which every
-# stressor calls. Then:
+# from the ftrace-traceable ones: of the functions tried, half at the
+# entry (ridden through ftrace where the kernel can), a quarter returns, a
+# quarter on an instruction in the middle of the function (where the
+# optimizer puts a branch); the uprobe events on the C library's
+# exported functions, which every stressor calls. Then:
 # - every hit that kprobe_profile and uprobe_profile count is a record in
 #   the ring buffer: committed (in the buffer, overwritten or read), none
 #   dropped;
@@ -105,7 +105,12 @@ inner() {
 	esac
 }
 
+# Each candidate's kind follows from its place in the list, not from how
+# many were defined before it: a refusal on one kernel then leaves every
+# later function probed the same way on both, and their runs compare
+# probe for probe.
 k=0
+c=0
 refused=0
 kind=()
 entries=0
@@ -114,7 +119,7 @@ inners=0
 for ((pass = 0; pass < stride && k < KPROBES; pass++)); do
 	awk -v s=$stride -v p=$pass '(NR - 1) % s == p' $dir/candidates >$dir/pass
 	while read -r f size && ((k < KPROBES)); do
-		case $((k % 4)) in
+		case $((c % 4)) in
 		0 | 1)
 			echo "p:load/k$k $f a0=$A0 a1=$A1" >>kprobe_events 2>/dev/null &&
 				entries=$((entries + 1))
@@ -131,11 +136,12 @@ for ((pass = 0; pass < stride && k < KPROBES; pass++)); do
 			k=$((k + 1))
 		else
 			refused=$((refused + 1))
-			kind[k % 4]=$((${kind[k % 4]:-0} + 1))
+			kind[c % 4]=$((${kind[c % 4]:-0} + 1))
 		fi
+		c=$((c + 1))
 	done <$dir/pass
 done
-echo "kprobe events: $k ($entries entries, $returns returns, $inners inside a function), $refused refused (entries $((${kind[0]:-0} + ${kind[1]:-0})), returns ${kind[2]:-0}, inside ${kind[3]:-0}), from $total functions" >>$log
+echo "kprobe events: $k ($entries entries, $returns returns, $inners inside a function), $refused refused (entries $((${kind[0]:-0} + ${kind[1]:-0})), returns ${kind[2]:-0}, inside ${kind[3]:-0}), $c tried of $total functions" >>$log
 
 # --- The uprobe events ------------------------------------------------
 
