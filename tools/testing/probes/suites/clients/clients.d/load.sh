@@ -74,15 +74,24 @@ else
 	: >$dir/sizes
 fi
 # The candidates: the traceable functions of the kernel itself (not of a
-# module), each once, in a fixed order whatever their listing's; taken
-# with a stride so that they spread over the whole kernel.
+# module), each once, in a fixed order whatever their listing's. A hash of
+# its name puts each in one of BUCKETS (taken in turn, so that the probes
+# spread over the whole kernel) and gives it its kind. Neither depends on
+# the other functions, so two kernels that list different functions, or
+# refuse different probes, still probe the functions they share the same
+# way, and their runs compare probe for probe.
+BUCKETS=8
 sed -n 's/^\([A-Za-z_][A-Za-z0-9_.]*\)$/\1/p' available_filter_functions |
 	sort | uniq -u >$dir/functions
 total=$(wc -l <$dir/functions)
-stride=$((total / (KPROBES * 3 / 2)))
-((stride >= 1)) || stride=1
-awk 'NR == FNR { s[$1] = $2; next } { print $1, ($1 in s) ? s[$1] : 0 }' \
-	$dir/sizes $dir/functions >$dir/candidates
+awk 'BEGIN { for (i = 33; i < 127; i++) ord[sprintf("%c", i)] = i }
+	FILENAME == ARGV[1] { s[$1] = $2; next }
+	{
+		h = 0
+		for (i = 1; i <= length($1); i++)
+			h = (h * 31 + ord[substr($1, i, 1)]) % 2147483629
+		print $1, ($1 in s) ? s[$1] : 0, h
+	}' $dir/sizes $dir/functions >$dir/candidates
 
 # inner FUNCTION SIZE: define load/kN on an instruction in the middle of
 # the function. arm64's are four bytes each; x86's are found by trying:
@@ -105,10 +114,6 @@ inner() {
 	esac
 }
 
-# Each candidate's kind follows from its place in the list, not from how
-# many were defined before it: a refusal on one kernel then leaves every
-# later function probed the same way on both, and their runs compare
-# probe for probe.
 k=0
 c=0
 refused=0
@@ -116,10 +121,10 @@ kind=()
 entries=0
 returns=0
 inners=0
-for ((pass = 0; pass < stride && k < KPROBES; pass++)); do
-	awk -v s=$stride -v p=$pass '(NR - 1) % s == p' $dir/candidates >$dir/pass
-	while read -r f size && ((k < KPROBES)); do
-		case $((c % 4)) in
+for ((pass = 0; pass < BUCKETS && k < KPROBES; pass++)); do
+	awk -v b=$BUCKETS -v p=$pass '$3 % b == p' $dir/candidates >$dir/pass
+	while read -r f size h && ((k < KPROBES)); do
+		case $((h / BUCKETS % 4)) in
 		0 | 1)
 			echo "p:load/k$k $f a0=$A0 a1=$A1" >>kprobe_events 2>/dev/null &&
 				entries=$((entries + 1))
@@ -136,7 +141,7 @@ for ((pass = 0; pass < stride && k < KPROBES; pass++)); do
 			k=$((k + 1))
 		else
 			refused=$((refused + 1))
-			kind[c % 4]=$((${kind[c % 4]:-0} + 1))
+			kind[h / BUCKETS % 4]=$((${kind[h / BUCKETS % 4]:-0} + 1))
 		fi
 		c=$((c + 1))
 	done <$dir/pass
