@@ -84,13 +84,14 @@ BUCKETS=8
 sed -n 's/^\([A-Za-z_][A-Za-z0-9_.]*\)$/\1/p' available_filter_functions |
 	sort | uniq -u >$dir/functions
 total=$(wc -l <$dir/functions)
-awk 'BEGIN { for (i = 33; i < 127; i++) ord[sprintf("%c", i)] = i }
+# Each line: NAME SIZE BUCKET KIND (0 and 1 entry, 2 return, 3 inside).
+awk -v b=$BUCKETS 'BEGIN { for (i = 33; i < 127; i++) ord[sprintf("%c", i)] = i }
 	FILENAME == ARGV[1] { s[$1] = $2; next }
 	{
 		h = 0
 		for (i = 1; i <= length($1); i++)
 			h = (h * 31 + ord[substr($1, i, 1)]) % 2147483629
-		print $1, ($1 in s) ? s[$1] : 0, h
+		print $1, ($1 in s) ? s[$1] : 0, h % b, int(h / b) % 4
 	}' $dir/sizes $dir/functions >$dir/candidates
 
 # inner FUNCTION SIZE: define load/kN on an instruction in the middle of
@@ -115,16 +116,15 @@ inner() {
 }
 
 k=0
-c=0
 refused=0
 kind=()
 entries=0
 returns=0
 inners=0
 for ((pass = 0; pass < BUCKETS && k < KPROBES; pass++)); do
-	awk -v b=$BUCKETS -v p=$pass '$3 % b == p' $dir/candidates >$dir/pass
-	while read -r f size h && ((k < KPROBES)); do
-		case $((h / BUCKETS % 4)) in
+	awk -v p=$pass '$3 == p' $dir/candidates >$dir/pass
+	while read -r f size _ kd && ((k < KPROBES)); do
+		case $kd in
 		0 | 1)
 			echo "p:load/k$k $f a0=$A0 a1=$A1" >>kprobe_events 2>/dev/null &&
 				entries=$((entries + 1))
@@ -141,12 +141,11 @@ for ((pass = 0; pass < BUCKETS && k < KPROBES; pass++)); do
 			k=$((k + 1))
 		else
 			refused=$((refused + 1))
-			kind[h / BUCKETS % 4]=$((${kind[h / BUCKETS % 4]:-0} + 1))
+			kind[kd]=$((${kind[kd]:-0} + 1))
 		fi
-		c=$((c + 1))
 	done <$dir/pass
 done
-echo "kprobe events: $k ($entries entries, $returns returns, $inners inside a function), $refused refused (entries $((${kind[0]:-0} + ${kind[1]:-0})), returns ${kind[2]:-0}, inside ${kind[3]:-0}), $c tried of $total functions" >>$log
+echo "kprobe events: $k ($entries entries, $returns returns, $inners inside a function), $refused refused (entries $((${kind[0]:-0} + ${kind[1]:-0})), returns ${kind[2]:-0}, inside ${kind[3]:-0}), $((k + refused)) tried of $total functions" >>$log
 
 # --- The uprobe events ------------------------------------------------
 
