@@ -24,10 +24,9 @@
 # x86_64: the guest the one-kernel targets build and boot; `make check`
 # runs every guest in GUESTS (default "arm64 x86_64"). TOOLCHAIN=gcc (the
 # default) or clang: every target builds its kernels with that compiler.
-# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak), rt (PREEMPT_RT),
-# clients (DWARF, BTF, disks: what check-clients boots) or defconfig (the
-# architecture's defconfig under the harness's fragments): the
-# configuration over the ordinary one, in its own tree.
+# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak), rt (PREEMPT_RT)
+# or defconfig (the architecture's defconfig under the harness's
+# fragments): the configuration over the ordinary one, in its own tree.
 
 KERNEL ?= series
 H := tools/testing/probes

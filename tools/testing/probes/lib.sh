@@ -29,16 +29,14 @@ clang) VARIANT=-clang ;;
 esac
 # The configuration's flavour, over the ordinary one: debug (config/
 # debug.config: KASAN, KFENCE, lockdep, UBSAN, kmemleak...), rt
-# (config/rt.config: PREEMPT_RT), clients (config/clients.config: DWARF,
-# BTF and the disks of the Debian userland, for bpftrace and perf) or
-# defconfig (the architecture's defconfig under the harness's fragments,
-# see build.sh); clients-debug is the clients kernel with debug's checkers
-# (make check-clients with FLAVOR=debug). Each has its own tree.
+# (config/rt.config: PREEMPT_RT) or defconfig (the architecture's
+# defconfig under the harness's fragments, see build.sh). Each has its own
+# tree. The ordinary kernel is also the one bpftrace and perf run on.
 FLAVOR=${FLAVOR:-}
 case $FLAVOR in
 '') ;;
-debug | rt | clients | clients-debug | defconfig) VARIANT=$VARIANT-$FLAVOR ;;
-*) echo "FLAVOR must be empty, debug, rt, clients, clients-debug or defconfig, not '$FLAVOR'" >&2; exit 2 ;;
+debug | rt | defconfig) VARIANT=$VARIANT-$FLAVOR ;;
+*) echo "FLAVOR must be empty, debug, rt or defconfig, not '$FLAVOR'" >&2; exit 2 ;;
 esac
 # Where this kernel's tree, objects and logs go (make arches gives its own).
 KDIR=${KDIR:-$BUILD/$GUEST/$KERNEL$VARIANT}

@@ -30,10 +30,10 @@ def load_expectations(guest, kernel):
 
     The KERNELS field is all, upstream or series, for every build, or
     WHERE:KERNELS for some alone: WHERE is a guest (arm64, x86_64), a
-    toolchain (gcc, clang: $TOOLCHAIN) or a flavour (debug, rt: $FLAVOR;
-    clients-debug is both clients and debug)."""
+    toolchain (gcc, clang: $TOOLCHAIN) or a flavour (debug, rt: $FLAVOR)."""
     here = {guest, os.environ.get("TOOLCHAIN") or "gcc"}
-    here.update(f for f in os.environ.get("FLAVOR", "").split("-") if f)
+    if os.environ.get("FLAVOR"):
+        here.add(os.environ["FLAVOR"])
     expected = {}
     with open(os.path.join(HERE, "expected")) as f:
         for lineno, line in enumerate(f, 1):

@@ -38,11 +38,8 @@ defconfig)
 	base=
 	;;
 *)
-	# One fragment per word: clients-debug is clients.config, then
-	# debug.config over it.
-	for frag in ${FLAVOR//-/ }; do
-		FRAGS+=("$HARNESS/build/config/$frag.config")
-	done
+	# The flavour's own fragment, over the ordinary ones.
+	FRAGS+=("$HARNESS/build/config/$FLAVOR.config")
 	;;
 esac
 (cd "$SRC" && rm -f "$tmp" && KCONFIG_CONFIG=$tmp scripts/kconfig/merge_config.sh $base \

@@ -24,10 +24,14 @@ qemu=("${QEMU[@]}" -smp "${SMP:-2}" -m 2G -nic none
       -no-reboot -kernel "$image" -initrd "$KDIR/initramfs.cpio"
       -chardev "file,id=results,path=$results" -device virtconsole,chardev=results
       ${QEMU_EXTRA:-})
-# The clients flavour's guest has the Debian userland and its kernel's
-# files (clients.sh makes them).
-if [ -z "${DISKS+set}" ] && [[ $FLAVOR == clients* ]]; then
-	DISKS="$BUILD/debs/$DEB_ARCH/userland.img $KDIR/kernel-files.img"
+# An interactive guest has the Debian userland and its kernel's files,
+# once clients.sh has made them (make check-clients, or make check).
+if [ -z "${DISKS+set}" ] && [ "$job" = shell ]; then
+	for disk in "$BUILD/debs/$DEB_ARCH/userland.img" "$KDIR/kernel-files.img"; do
+		if [ -f "$disk" ]; then
+			DISKS="${DISKS:+$DISKS }$disk"
+		fi
+	done
 fi
 n=0
 for disk in ${DISKS:-}; do

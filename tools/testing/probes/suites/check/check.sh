@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # `make check`: for each guest architecture (GUESTS, by default arm64 and
-# x86_64), build the kernel, boot it and run the guest suites; run the
-# host's own tests once; judge everything against the expectations. Each
-# guest's report ends with its totals, then the sum of all of them.
+# x86_64), build the kernel, boot it and run the guest suites, then
+# bpftrace's and libbpf-tools' on a Debian userland; run the host's own
+# tests once; judge everything against the expectations. Each report ends
+# with its totals, then the sum of all of them.
 . "$(dirname "$0")/../../lib.sh"
 
 GUESTS=${GUESTS:-arm64 x86_64}
@@ -47,12 +48,44 @@ for guest in $GUESTS; do
 		tee "$out/$guest.report" || rc=1
 done
 
-# The sum over the host and every guest: the line CI reads.
-echo
+# The tools people probe with, on the same kernels: make check-clients'
+# quicker suites (CHECK_CLIENTS, comma-separated; empty for none) on the
+# Debian userland, which clients.sh fetches once. On GCC's ordinary
+# kernels, those check-clients boots; not yet run on the others.
+CHECK_CLIENTS=${CHECK_CLIENTS-bpftrace,libbpf-tools,ftracetest}
+[ -z "$FLAVOR" ] && [ "$TOOLCHAIN" = gcc ] || CHECK_CLIENTS=
+reports=()
 for g in host $GUESTS; do
-	tail -n 1 "$out/$g.report"
+	reports+=("$out/$g.report")
 done
+if [ -n "$CHECK_CLIENTS" ]; then
+	rm -rf "$out/clients"
+	GUESTS=$GUESTS KERNELS=$KERNEL CLIENTS_SUITES=$CHECK_CLIENTS \
+	CLIENTS_REPORTS=$out/clients "$HARNESS/suites/clients/clients.sh" || rc=1
+	for g in $GUESTS; do
+		reports+=("$out/clients/$g-$KERNEL.report")
+	done
+fi
+
+# The sum over the host, every guest and the tools' runs: the line CI
+# reads. A report that is missing counts as a failure.
+echo
+totals() {
+	local r
+	for r in "${reports[@]}"; do
+		if [ ! -s "$r" ]; then
+			echo "${r#"$out"/}: no report: 0 passed, 1 failed, 0 skipped"
+		elif [[ $r == "$out/clients/"* ]]; then
+			echo "clients $(tail -n 1 "$r")"
+		else
+			tail -n 1 "$r"
+		fi
+	done
+}
+totals
 awk 'END { print p " passed, " f " failed, " s " skipped" }
-     { p += $(NF - 5); f += $(NF - 3); s += $(NF - 1) }' \
-	< <(for g in host $GUESTS; do tail -n 1 "$out/$g.report"; done)
+     { p += $(NF - 5); f += $(NF - 3); s += $(NF - 1) }' < <(totals)
+for r in "${reports[@]}"; do
+	[ -s "$r" ] || rc=1
+done
 exit $rc

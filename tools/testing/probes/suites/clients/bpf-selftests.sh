@@ -24,7 +24,7 @@
 # built; three changes make the runner and its module work on the clients
 # kernel (copy_tree says which and why), none changes a test; the series'
 # own changes to the tests (the manifest's patched selftests) are applied. vmlinux.h
-# comes from the series' clients kernel (its BTF serves upstream's, whose
+# comes from the series' kernel (its BTF serves upstream's, whose
 # types are the same but for the series' own files).
 #
 # bpf_testmod.ko, which test_progs loads for its tests of module functions,
@@ -59,9 +59,9 @@ top=$BUILD/bpf-selftests/$GUEST
 src=$top/src
 out=$top/out
 sel=$src/tools/testing/selftests/bpf
-# The series' clients kernel, whose BTF makes vmlinux.h for both kernels;
+# The series' kernel, whose BTF makes vmlinux.h for both kernels;
 # this kernel's own when that one is not built.
-btf_vmlinux=${BPF_SELFTESTS_VMLINUX:-$BUILD/$GUEST/series-clients/src/vmlinux}
+btf_vmlinux=${BPF_SELFTESTS_VMLINUX:-$BUILD/$GUEST/series/src/vmlinux}
 [ -f "$btf_vmlinux" ] || btf_vmlinux=$OBJ/vmlinux
 img=$top/$(basename "$KDIR").img
 # The kernel's name of the guest's architecture, as arch/ has it.
@@ -159,7 +159,7 @@ copy_tree() {
 	#   generator takes both.
 	# - test_progs opens /proc/self/ns/net at its start, to come back to
 	#   that network namespace after each test, and stops when it cannot:
-	#   the clients kernel has no CONFIG_NET_NS (allnoconfig), and none of
+	#   the kernel has no CONFIG_NET_NS (allnoconfig), and none of
 	#   these tests leaves the namespace. Without one it carries on.
 	patch -s -p1 -F0 --no-backup-if-mismatch -d "$src" <<'EOF'
 --- a/tools/testing/selftests/bpf/Makefile
@@ -281,7 +281,7 @@ esac
 start=$SECONDS
 mkdir -p "$top"
 ensure_root
-[ -f "$btf_vmlinux" ] || die "bpf-selftests: no $btf_vmlinux: build the clients kernel first"
+[ -f "$btf_vmlinux" ] || die "bpf-selftests: no $btf_vmlinux: build the series' kernel first"
 # test_progs's key: the base, the root's packages, this script, the
 # series' patches of the tests and the BTF vmlinux.h is made from.
 # shellcheck disable=SC2046

@@ -5,8 +5,8 @@
 # a real shell, run on a Debian userland in the guest (guest.sh,
 # clients.d/), on each kernel of KERNELS (series and upstream, side
 # by side) for each guest of GUESTS (arm64).
-# The kernels are FLAVOR=clients builds (config/clients.config: DWARF,
-# BTF and virtio disks); the userland is userland.sh's image, built once per
+# The kernels are the ordinary ones, make check's (DWARF, BTF and virtio
+# disks: config/common.config); the userland is userland.sh's image, built once per
 # architecture and reused; the kernel's vmlinux goes to the guest on a
 # second disk, for perf probe; the kernel's own BPF selftests runner,
 # test_progs, with the tests of probes and the kernel's bpf_testmod.ko, on
@@ -17,15 +17,15 @@
 # The load (clients.d/load.sh: stress-ng under 2,000 kprobes, 1,000
 # uprobes and ten bpftrace programs) has guests of its own, one for each
 # CPU count of LOAD_CPUS (2 and 4), each loaded for LOAD_SECONDS (600).
-# FLAVOR=debug runs it all on the clients kernel with debug.config's
-# checkers (KASAN, lockdep, kmemleak...): FLAVOR=clients-debug, its own
-# tree, and three times the guests' time limits.
+# FLAVOR=debug runs it all on check-debug's kernel, with debug.config's
+# checkers (KASAN, lockdep, kmemleak...), and three times the guests' time
+# limits. `make check` runs some suites (CHECK_CLIENTS) on its kernels
+# through here, and reads the reports from CLIENTS_REPORTS.
 case ${FLAVOR:-} in
-'' | clients) FLAVOR=clients slow=1 ;;
-debug | clients-debug) FLAVOR=clients-debug slow=3 ;;
+'') slow=1 ;;
+debug) slow=3 ;;
 *) echo "check-clients: FLAVOR must be empty or debug, not '$FLAVOR'" >&2; exit 2 ;;
 esac
-export FLAVOR
 . "$(dirname "$0")/../../lib.sh"
 
 GUESTS=${GUESTS:-arm64}
@@ -39,7 +39,7 @@ LOAD_SECONDS=${LOAD_SECONDS:-600}
 # selected SUITE: the suite runs (no CLIENTS_SUITES, or it names the suite's
 # file: ftracetest.sh reports as userland-ftracetest).
 selected() { [ -z "$SUITES" ] || [[ " $SUITES " == *" ${1#userland-} "* ]]; }
-out=$BUILD/check-clients
+out=${CLIENTS_REPORTS:-$BUILD/check-clients}
 mkdir -p "$out"
 rc=0
 

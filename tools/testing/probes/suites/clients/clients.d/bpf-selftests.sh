@@ -38,7 +38,7 @@ fi
 # libbpf reads the kernel's configuration for the programs' __kconfig
 # externs (get_func_ip_test's, fill_link_info's...) from /boot/config-
 # RELEASE, where a distribution puts it, or /proc/config.gz, which the
-# clients kernel has not (no IKCONFIG): the kernel's own, from the
+# kernel has not (no IKCONFIG): the kernel's own, from the
 # initramfs, put there for the suite's time (in the kernel-files disk's
 # snapshot).
 kconfig=/boot/config-$(uname -r)
