@@ -3,7 +3,7 @@
 #
 #   make run      install, build, boot, and walk through the seed examples
 #   make shell    boot the same kernel to an interactive guest shell
-#   make check    the tests, on every guest; ends with "N passed, N failed, N skipped"
+#   make check    the tests, then bpftrace and libbpf-tools, on every guest; ends with "N passed, N failed, N skipped"
 #   make tests TESTS=bpf,optprobes   only those of the project's guest tests, on GUEST
 #   make check-clang  make check's arm64 guest built with clang-19 (clangroot.sh): BTI, kCFI, SCS
 #   make check-clients  bpftrace, perf (and its own probe tests), libbpf-tools on trixie, both kernels
