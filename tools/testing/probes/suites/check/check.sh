@@ -68,8 +68,8 @@ if [ -n "$CHECK_CLIENTS" ]; then
 fi
 
 # The sum over the host, every guest and the tools' runs: the line CI
-# reads. A report that is missing counts as a failure.
-echo
+# reads. A report that is missing counts as a failure (clients.sh, which
+# writes the tools' reports, has failed then, and rc says so).
 totals() {
 	local r
 	for r in "${reports[@]}"; do
@@ -82,10 +82,8 @@ totals() {
 		fi
 	done
 }
-totals
+sum=$(totals)
+printf '\n%s\n' "$sum"
 awk 'END { print p " passed, " f " failed, " s " skipped" }
-     { p += $(NF - 5); f += $(NF - 3); s += $(NF - 1) }' < <(totals)
-for r in "${reports[@]}"; do
-	[ -s "$r" ] || rc=1
-done
+     { p += $(NF - 5); f += $(NF - 3); s += $(NF - 1) }' <<<"$sum"
 exit $rc

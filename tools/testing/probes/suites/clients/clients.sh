@@ -5,9 +5,9 @@
 # a real shell, run on a Debian userland in the guest (guest.sh,
 # clients.d/), on each kernel of KERNELS (series and upstream, side
 # by side) for each guest of GUESTS (arm64).
-# The kernels are the ordinary ones, make check's (DWARF, BTF and virtio
-# disks: config/common.config); the userland is userland.sh's image, built once per
-# architecture and reused; the kernel's vmlinux goes to the guest on a
+# The kernels are make check's (DWARF, BTF and virtio disks:
+# config/common.config); the userland is userland.sh's image, built once
+# per architecture and reused; the kernel's vmlinux goes to the guest on a
 # second disk, for perf probe; the kernel's own BPF selftests runner,
 # test_progs, with the tests of probes and the kernel's bpf_testmod.ko, on
 # a third (bpf-selftests.sh, clients.d/bpf-selftests.sh).
