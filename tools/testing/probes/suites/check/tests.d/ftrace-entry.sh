@@ -293,8 +293,10 @@ echo >trace
 echo 'p:fte/hot kmem_cache_free' >>kprobe_events
 cpus=$(grep -c '^processor' /proc/cpuinfo)
 w=0
+# ls's complaints about a task that exits between its readdir and its
+# stat are no finding, and filled the console.
 while [ $w -lt "$cpus" ]; do
-	(while [ ! -e /tmp/fte.stop ]; do ls /proc >/dev/null; done) &
+	(while [ ! -e /tmp/fte.stop ]; do ls /proc >/dev/null 2>&1; done) &
 	w=$((w + 1))
 done
 bad=0
