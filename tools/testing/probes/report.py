@@ -30,7 +30,8 @@ def load_expectations(guest, kernel):
 
     The KERNELS field is all, upstream or series, for every build, or
     WHERE:KERNELS for some alone: WHERE is a guest (arm64, x86_64), a
-    toolchain (gcc, clang: $TOOLCHAIN) or a flavour (debug, rt: $FLAVOR)."""
+    toolchain (gcc, clang: $TOOLCHAIN) or a flavour (debug, rt: $FLAVOR),
+    or several of them joined by "+" (x86_64+clang), all of which hold."""
     here = {guest, os.environ.get("TOOLCHAIN") or "gcc"}
     if os.environ.get("FLAVOR"):
         here.add(os.environ["FLAVOR"])
@@ -45,7 +46,7 @@ def load_expectations(guest, kernel):
                 sys.exit(f"expected:{lineno}: want SUITE TEST KERNELS STATUS REASON")
             suite, test, kernels, status, reason = fields
             where, _, kernels = kernels.rpartition(":")
-            if where and where not in here:
+            if where and not set(where.split("+")) <= here:
                 continue
             if kernels in ("all", kernel):
                 expected[(suite, test)] = (status, reason)

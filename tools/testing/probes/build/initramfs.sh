@@ -87,8 +87,13 @@ if guest == "arm64":
         print(want, next(o for o, (a, m, rest) in zip(offs, insns) if m == want))
     print("body", next(o for o, (a, m, rest) in zip(offs, insns) if m == "stp"))
 else:
-    fentry = next(i for i, (a, m, rest) in enumerate(insns) if "__fentry__" in rest)
-    print("body", offs[fentry + 1])
+    # GCC leaves the site a call to __fentry__; Clang has objtool write
+    # it as a five-byte NOP at build time, first or after ENDBR64.
+    site = next((i for i, (a, m, rest) in enumerate(insns) if "__fentry__" in rest),
+                None)
+    if site is None:
+        site = next(i for i, (a, m, rest) in enumerate(insns[:2]) if m.startswith("nop"))
+    print("body", offs[site + 1])
 ' "$getppid" "$GUEST" >"$root/harness/bench.offsets"
 # The kernel's config, for tests whose outcome depends on it (BTI, kCFI).
 cp "$SRC/.config" "$root/harness/kernel.config"

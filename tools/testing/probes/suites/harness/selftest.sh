@@ -116,4 +116,30 @@ sed -i 's/^ upstream-a/ upstream-x/' "$top/patches/kernel/a.c.patch"
 check manifest-patch-does-not-apply refused 'does not apply to the base'
 rm "$top/patches/kernel/a.c.patch"
 check manifest-patch-missing refused 'is marked patched but'
+
+# expected's KERNELS: a guest, a toolchain or a flavour before the colon,
+# or several joined by "+", all of which must hold for the line to count.
+expected_here() { # GUEST TOOLCHAIN FLAVOR: the tests expected to fail there
+	TOOLCHAIN=$2 FLAVOR=$3 python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import report
+report.HERE = sys.argv[2]
+print(" ".join(sorted(t for _, t in report.load_expectations(sys.argv[3], "series"))))
+' "$HARNESS" "$work/exp" "$1"
+}
+where_joined() {
+	mkdir -p "$work/exp"
+	cat >"$work/exp/expected" <<'EXP'
+s a all FAIL everywhere
+s b x86_64:all FAIL on x86_64
+s c x86_64+clang:all FAIL on x86_64 built by Clang
+s d clang+debug:series FAIL on the series' debug kernel built by Clang
+s e x86_64+clang:upstream FAIL on upstream's alone
+EXP
+	{ expected_here arm64 gcc ''; expected_here x86_64 gcc ''
+	  expected_here x86_64 clang ''; expected_here arm64 clang debug; } >"$work/out" 2>&1 &&
+	[ "$(cat "$work/out")" = "$(printf 'a\na b\na b c\na d')" ]
+}
+check expected-where-joined where_joined
 ktap_end

@@ -10,12 +10,15 @@ T=/harness/clients_target
 out=/tmp/bpftrace.out
 tracefs=/sys/kernel/tracing
 # GETPPID: the getppid handler by the name its BTF has, which fentry and
-# fexit need. x86_64's __x64_sys_getppid is an alias of __do_sys_getppid,
-# the only name pahole gives the function.
+# fexit need. GCC's x86_64 __x64_sys_getppid is an alias of
+# __do_sys_getppid, the only name pahole gives the function; Clang folds
+# __do_sys_getppid into it.
 case $(uname -m) in
-aarch64) SYS=__arm64_sys GETPPID=__arm64_sys_getppid ;;
-x86_64) SYS=__x64_sys GETPPID=__do_sys_getppid ;;
+aarch64) SYS=__arm64_sys ;;
+x86_64) SYS=__x64_sys ;;
 esac
+GETPPID=${SYS}_getppid
+grep -q ' [tT] __do_sys_getppid$' /proc/kallsyms && GETPPID=__do_sys_getppid
 LIBC=$(ldd $T | awk '$1 ~ /^libc\.so/ { print $3 }')
 # The wildcard test attaches hundreds of probes: 1024 each, 0.23's default
 # limits, set here whatever the version's (0.17's were 512).
