@@ -225,6 +225,11 @@ static const struct arg_case arg_cases[] = {
 	{ "this_cpu_read((file)file->f_flags)", KF, "vfs_read", "arg1", XL,
 	  FETCH_BASE_ARG, FETCH_STORE_MEM, 2, offsetof(struct file, f_flags), 0,
 	  .percpu = 2 },
+	/* Read through a loff_t *: a loff_t, unless a type is named. */
+	{ "this_cpu_read(pos)", KF, "vfs_read", "arg1", "s64", FETCH_BASE_ARG,
+	  FETCH_STORE_MEM, 1, 0, .param = 3, .percpu = 1 },
+	{ "this_cpu_read(pos):x32", KF, "vfs_read", "arg1", "x32",
+	  FETCH_BASE_ARG, FETCH_STORE_MEM, 1, 0, .param = 3, .percpu = 1 },
 #endif
 };
 

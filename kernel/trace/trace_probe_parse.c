@@ -121,7 +121,8 @@ static const struct fetch_type *find_fetch_type(const char *name,
  * it; @pos0 is the offset of @text[0] in the word, so that the position of
  * any token is pos0 + (token - text).  @ops counts the operations the
  * program needs: a base is one, a symbol two, every memory access one.
- * @depth is how many "+OFFS(" the token being parsed is inside.
+ * @depth is how many "+OFFS(" the token being parsed is inside.  @typed
+ * is set when the argument names its type, which BTF then does not choose.
  */
 struct arg_parse {
 	struct traceprobe_parse_context	*ctx;
@@ -131,6 +132,7 @@ struct arg_parse {
 	int				pos0;
 	int				ops;
 	int				depth;
+	bool				typed;
 };
 
 static int pos_of(struct arg_parse *ap, const char *p)
@@ -527,6 +529,35 @@ static int btf_string_fixup(struct arg_parse *ap, const char *type)
 	return parse_fail(ap, ap->text, TP_ERR_BAD_TYPE4STR);
 }
 
+/*
+ * What this_cpu_read() reads is the object its per-CPU pointer points at.
+ * When the pointer's BTF type is known, so is the object's: a scalar gets
+ * the default type of its own (an int counter is an s32, read as 4 bytes,
+ * not a word that reaches past it).  A structure or an array is read as a
+ * word, as a value of no known type is.
+ */
+static void btf_percpu_pointee(struct traceprobe_parse_context *ctx)
+{
+	const struct btf_type *t = ctx->last_type;
+
+	ctx->last_type = NULL;
+	if (!t || BTF_INFO_KIND(t->info) != BTF_KIND_PTR)
+		return;
+	t = btf_type_skip_modifiers(ctx->last_btf, t->type, NULL);
+	if (!t)
+		return;
+	switch (BTF_INFO_KIND(t->info)) {
+	case BTF_KIND_INT:
+	case BTF_KIND_ENUM:
+	case BTF_KIND_ENUM64:
+	case BTF_KIND_PTR:
+		ctx->last_type = t;
+		ctx->last_bitoffs = 0;
+		ctx->last_bitsize = 0;
+		break;
+	}
+}
+
 #else /* !CONFIG_PROBE_EVENTS_BTF_ARGS */
 
 static int btf_query(struct traceprobe_parse_context *ctx)
@@ -567,6 +598,11 @@ static int parse_current_fields(struct arg_parse *ap, char *var, char *fields)
 static int btf_string_fixup(struct arg_parse *ap, const char *type)
 {
 	return 0;
+}
+
+static void btf_percpu_pointee(struct traceprobe_parse_context *ctx)
+{
+	ctx->last_type = NULL;
 }
 
 #endif /* CONFIG_PROBE_EVENTS_BTF_ARGS */
@@ -912,7 +948,16 @@ static int parse_this_cpu(struct arg_parse *ap, char *s)
 	if (!prog->nderef && (prog->base == FETCH_BASE_COMM ||
 			      prog->base == FETCH_BASE_DATA))
 		return parse_fail(ap, value, TP_ERR_COMM_CANT_DEREF);
-	ap->ctx->last_type = NULL;
+	/*
+	 * The value read through the per-CPU pointer, unless the argument
+	 * names its type, is of the type the pointer points at (7.3 drops
+	 * the BTF type at this step and reads a word, hex).  The pointer
+	 * this_cpu_ptr() gives is hex either way.
+	 */
+	if (read && !ap->typed)
+		btf_percpu_pointee(ap->ctx);
+	else
+		ap->ctx->last_type = NULL;
 
 	if (value[0] == '@') {
 		/* Not the word at the address: the address. */
@@ -1227,6 +1272,7 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 		ret = PTR_ERR(type);
 		goto out;
 	}
+	ap.typed = !!type;
 
 	/* $comm and "strings" are strings, and only strings. */
 	if (!(ctx->flags & TPARG_FL_TEVENT) &&

@@ -31,11 +31,15 @@ def load_expectations(guest, kernel):
     The KERNELS field is all, upstream or series, for every build, or
     WHERE:KERNELS for some alone: WHERE is a guest (arm64, x86_64), a
     toolchain (gcc, clang: $TOOLCHAIN) or a flavour (debug, rt: $FLAVOR),
-    or several of them joined by "+" (x86_64+clang), all of which hold."""
+    or several of them joined by "+" (x86_64+clang), all of which hold.
+    Where several lines name a test, the one that names more of where it
+    holds wins (defconfig:all, for a build without BTF, over upstream),
+    and of those the last."""
     here = {guest, os.environ.get("TOOLCHAIN") or "gcc"}
     if os.environ.get("FLAVOR"):
         here.add(os.environ["FLAVOR"])
     expected = {}
+    narrowness = {}
     with open(os.path.join(HERE, "expected")) as f:
         for lineno, line in enumerate(f, 1):
             line = "" if line.lstrip().startswith("#") else line.strip()
@@ -48,8 +52,11 @@ def load_expectations(guest, kernel):
             where, _, kernels = kernels.rpartition(":")
             if where and not set(where.split("+")) <= here:
                 continue
-            if kernels in ("all", kernel):
+            narrow = len(where.split("+")) if where else 0
+            if kernels in ("all", kernel) and \
+                    narrow >= narrowness.get((suite, test), 0):
                 expected[(suite, test)] = (status, reason)
+                narrowness[(suite, test)] = narrow
     return expected
 
 

@@ -142,4 +142,27 @@ EXP
 	[ "$(cat "$work/out")" = "$(printf 'a\na b\na b c\na d')" ]
 }
 check expected-where-joined where_joined
+
+# Where two lines for a test hold, the one naming more of where wins,
+# whichever comes first; of two as narrow, the last.
+narrower_wins() {
+	cat >"$work/exp/expected" <<'EXP'
+s a debug:all SKIP no BTF in this flavour
+s a series FAIL everywhere else
+s b all FAIL first
+s b all UNRESOLVED last
+s c series FAIL anywhere
+s c arm64+debug:all SKIP on arm64's debug kernel
+EXP
+	TOOLCHAIN=gcc FLAVOR=debug python3 -c '
+import sys
+sys.path.insert(0, sys.argv[1])
+import report
+report.HERE = sys.argv[2]
+e = report.load_expectations("arm64", "series")
+print(" ".join(t + "=" + e[(s, t)][0] for s, t in sorted(e)))
+' "$HARNESS" "$work/exp" >"$work/out" 2>&1 &&
+	[ "$(cat "$work/out")" = 'a=SKIP b=UNRESOLVED c=SKIP' ]
+}
+check expected-narrower-wins narrower_wins
 ktap_end

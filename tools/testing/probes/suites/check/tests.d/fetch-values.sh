@@ -80,7 +80,8 @@ echo >kprobe_events
 
 if ! has_config PROBE_EVENTS_BTF_ARGS; then
 	for t in this-cpu-rq-cpu this-cpu-rq-curr current-fields btf-bitfields \
-		 cast-file-name cast-nested cast-container-of cast-retval; do
+		 cast-file-name cast-nested cast-container-of cast-retval \
+		 this-cpu-read-btf-type this-cpu-read-btf-value; do
 		result fetch-values SKIP "$t"
 	done
 	exit 0
@@ -149,6 +150,40 @@ run ret cat /harness/lib.sh
 check cast-retval [ "$(grep -c 'a="lib.sh"' trace)" -ge 1 ]
 echo >trace
 echo >kprobe_events
+
+# this_cpu_read() through a per-CPU pointer BTF types: the sample
+# module's timer counts its fires in a per-CPU int, which its
+# foo_timer_fn tracepoint records on each fire, in the same softirq just
+# after a probe at the callback's entry.  The probe's value is that int,
+# an s32 of 4 bytes, not a hex word that reaches past it: every fire the
+# tracepoint records has its count in the probe's record just before it.
+# The probe is enabled before and disabled after the tracepoint.
+fires_match() {
+	grep -v '^#' trace | awk '
+		/ pcpu: / { c = $NF; next }
+		/ foo_timer_fn: / { n++; if ($NF != c) bad++; c = "" }
+		END { exit !(n >= 2 && !bad) }'
+}
+loaded=true
+lsmod | grep -q '^trace_events_sample' || { loaded=false; modprobe trace-events-sample; }
+echo 'p:vals/pcpu sample_timer_cb count=this_cpu_read((foo_timer_data,timer)t->counter)' \
+	>>kprobe_events
+check this-cpu-read-btf-type grep -q 'field:s32 count;.*size:4;.*signed:1;' \
+	events/vals/pcpu/format
+echo 1 >events/vals/pcpu/enable
+echo 1 >events/sample-trace/foo_timer_fn/enable
+# The timer fires once a second; a debug kernel is slow to enable events.
+i=0
+while [ "$(grep -c ' foo_timer_fn: ' trace)" -lt 2 ] && [ $i -lt 30 ]; do
+	sleep 1
+	i=$((i + 1))
+done
+echo 0 >events/sample-trace/foo_timer_fn/enable
+echo 0 >events/vals/pcpu/enable
+check this-cpu-read-btf-value fires_match
+echo >trace
+echo >kprobe_events
+$loaded || rmmod trace_events_sample
 
 # $arg1 at a kprobe's entry and, saved there, at its kretprobe's return,
 # with the return value: one open of a missing file (AT_FDCWD, -ENOENT).
