@@ -4,7 +4,7 @@
 #   make run      install, build, boot, and walk through the seed examples
 #   make shell    boot the same kernel to an interactive guest shell
 #   make check    the tests, then bpftrace and libbpf-tools, on every guest; ends with "N passed, N failed, N skipped"
-#   make tests TESTS=bpf,optprobes   only those of the project's guest tests, on GUEST
+#   make tests TESTS=bpf,optprobes   only those of the project's guest tests, on GUEST (TESTS_TIMEOUT, 1200 s)
 #   make check-clang  make check's arm64 guest built with clang-19 (clangroot.sh): BTI, kCFI, SCS
 #   make check-clients  bpftrace, perf (and its own probe tests), libbpf-tools on trixie, both kernels
 #   make check-gcs  the gcs and uprobes tests on the arm64 guest under newqemu.sh's QEMU 11.1 (GCS, MOPS)
@@ -33,6 +33,8 @@ H := tools/testing/probes
 GUEST ?= arm64
 TOOLCHAIN ?= gcc
 FLAVOR ?=
+# How long `make tests`' guest may run: a debug kernel needs more.
+TESTS_TIMEOUT ?= 1200
 export KERNEL GUEST TOOLCHAIN FLAVOR
 
 .PHONY: all setup kernel initramfs run shell check check-clang check-debug check-defconfig check-rt check-smp check-clients check-gcs tests arches matrix series bisect acceptance compare fuzz bench profile clean
@@ -83,7 +85,7 @@ check-smp:
 	@$(MAKE) --no-print-directory tests SMP=4 TESTS=stress,optprobes,bpf
 
 tests: initramfs
-	@BOOT_ARGS="tests=$(TESTS)" $(H)/guest/boot.sh tests 1200
+	@BOOT_ARGS="tests=$(TESTS)" $(H)/guest/boot.sh tests $(TESTS_TIMEOUT)
 	@$(H)/report.py $(GUEST) $(KERNEL) $$(bash -c '. $(H)/lib.sh && echo $$LOGS')/tests.results
 
 arches: setup
