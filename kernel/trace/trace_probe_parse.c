@@ -948,12 +948,7 @@ static int parse_this_cpu(struct arg_parse *ap, char *s)
 	if (!prog->nderef && (prog->base == FETCH_BASE_COMM ||
 			      prog->base == FETCH_BASE_DATA))
 		return parse_fail(ap, value, TP_ERR_COMM_CANT_DEREF);
-	/*
-	 * The value read through the per-CPU pointer, unless the argument
-	 * names its type, is of the type the pointer points at (7.3 drops
-	 * the BTF type at this step and reads a word, hex).  The pointer
-	 * this_cpu_ptr() gives is hex either way.
-	 */
+	/* 7.3 drops the BTF type here; this_cpu_ptr()'s is hex either way. */
 	if (read && !ap->typed)
 		btf_percpu_pointee(ap->ctx);
 	else
