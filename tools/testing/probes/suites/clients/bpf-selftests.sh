@@ -46,7 +46,7 @@
 # shellcheck source=debroot.sh
 . "$HARNESS/build/debroot.sh"
 
-# The tests the suite is for (issue 35), by their prog_tests/ file names;
+# The tests the suite is for, by their prog_tests/ file names;
 # the files whose names say kprobe or uprobe are added below.
 TESTS="attach_probe kprobe_multi_test uprobe_multi_test get_func_ip_test bpf_cookie
 missed fill_link_info perf_link uretprobe_stack uprobe_autoattach"
