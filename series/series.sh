@@ -22,6 +22,9 @@
 # 0000-cover-letter.txt is the cover letter: its subject line, then its
 # body.
 . "$(dirname "$0")/../tools/testing/probes/lib.sh"
+# Patches go in byte order of their names (0001a- after 0001-), whatever
+# the locale.
+export LC_ALL=C
 SERIES=$TOP/series
 KERNEL=series
 KDIR=$BUILD/$GUEST/series
