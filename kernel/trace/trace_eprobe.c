@@ -75,6 +75,7 @@ static int ep_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		   trace_probe_name(&ep->tp), ep->target_group, ep->target_name);
 	trace_probe_show_args(m, &ep->tp);
 	seq_putc(m, '\n');
+	trace_probe_dump_args(m, &ep->tp);
 	return 0;
 }
 

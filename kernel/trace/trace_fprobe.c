@@ -1064,6 +1064,7 @@ static int tf_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		   tf->is_return ? "%return" : "");
 	trace_probe_show_args(m, &tf->tp);
 	seq_putc(m, '\n');
+	trace_probe_dump_args(m, &tf->tp);
 	return 0;
 }
 

@@ -62,12 +62,10 @@ struct tk_on_entry {
 
 /**
  * struct tk_on_return - a kretprobe event definition and its kretprobe
- * @maxactive: the MAXACTIVE given, which the core's default replaces in @rp
  * @rp: the kretprobe
  * @tk: the definition
  */
 struct tk_on_return {
-	int			maxactive;
 	struct kretprobe	rp;
 	struct trace_kprobe	tk;
 };
@@ -657,7 +655,6 @@ static struct trace_kprobe *alloc_trace_kprobe(const char *group,
 	kp->offset = symbol ? offs : 0;
 	kp->addr = addr;
 	if (ret) {
-		ret->maxactive = maxactive;
 		ret->rp.maxactive = maxactive;
 		ret->rp.handler = kretprobe_dispatcher;
 	} else {
@@ -1301,7 +1298,12 @@ static int tk_dyn_free(struct dyn_event *ev)
 	return ret;
 }
 
-/* "p:GRP/EVENT PLACE ARGS" or "r[MAXACTIVE]:GRP/EVENT PLACE ARGS". */
+/*
+ * "p:GRP/EVENT PLACE ARGS" or "r[MAXACTIVE]:GRP/EVENT PLACE ARGS".  The
+ * MAXACTIVE shown is the kretprobe's, which registration sets to the
+ * core's default when none was given: a listing written back defines the
+ * same probe with the instance count it has now.
+ */
 static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 {
 	struct trace_kprobe *tk = to_trace_kprobe(ev);
@@ -1309,8 +1311,8 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 
 	if (!tk_is_return(tk))
 		strscpy(kind, "p");
-	else if (tk_ret(tk)->maxactive)
-		snprintf(kind, sizeof(kind), "r%d", tk_ret(tk)->maxactive);
+	else if (tk_ret(tk)->rp.maxactive)
+		snprintf(kind, sizeof(kind), "r%d", tk_ret(tk)->rp.maxactive);
 	else
 		strscpy(kind, "r");
 	tk_place(tk, place, sizeof(place));
@@ -1318,6 +1320,7 @@ static int tk_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		   trace_probe_name(&tk->tp), place);
 	trace_probe_show_args(m, &tk->tp);
 	seq_putc(m, '\n');
+	trace_probe_dump_args(m, &tk->tp);
 	return 0;
 }
 

@@ -335,6 +335,14 @@ int trace_probe_define(const char *raw_command, const struct probe_definer *d,
 void trace_probe_create_files(const char *events, const char *profile,
 			      const struct probe_tracefs *fs);
 void trace_probe_show_args(struct seq_file *m, struct trace_probe *tp);
+#ifdef CONFIG_PROBE_EVENTS_DUMP_FETCHARG
+void trace_probe_dump_args(struct seq_file *m, struct trace_probe *tp);
+#else
+static inline void trace_probe_dump_args(struct seq_file *m,
+					 struct trace_probe *tp)
+{
+}
+#endif
 struct trace_probe *trace_probe_find_event(const char *group,
 					   const char *event);
 int trace_probe_unregister_event_call(struct trace_probe *tp);

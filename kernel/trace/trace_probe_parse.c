@@ -42,12 +42,19 @@
 #endif
 
 /*
- * The format-file type of each is what existing tools expect: x and char
- * types are their unsigned container, a symbol is an unsigned long.  The
- * print fmt conversions are the ones libtraceevent renders as the trace
- * file does: it does not sign-extend a short field for "%d", nor know
- * "%c"; a char field printed with "%s" is its one character.
+ * The format-file type and the print fmt conversion of each are an ABI
+ * that tools parse: x and char types are their unsigned container, a
+ * symbol is an unsigned long.  s8 and s16 take "%hhd" and "%hd": a
+ * reader that formats the field's bytes with "%d" shows a negative value
+ * as a large positive one.
+ *
+ * A 64-bit value's conversion has the L modifier.  The kernel never
+ * passes these strings to a printf() (print_value() formats the trace
+ * file), so the advice for printf() calls does not apply: FMT_64() writes
+ * them in two pieces that say so.
  */
+#define FMT_64(conv)	"%L" conv
+
 static const struct fetch_type probe_types[] = {
 	STRING_TYPE("string"),
 	STRING_TYPE("ustring"),
@@ -55,16 +62,16 @@ static const struct fetch_type probe_types[] = {
 	SCALAR_TYPE(u8, 1, UNSIGNED, "u8", "%u"),
 	SCALAR_TYPE(u16, 2, UNSIGNED, "u16", "%u"),
 	SCALAR_TYPE(u32, 4, UNSIGNED, "u32", "%u"),
-	SCALAR_TYPE(u64, 8, UNSIGNED, "u64", "%llu"),
+	SCALAR_TYPE(u64, 8, UNSIGNED, "u64", FMT_64("u")),
 	SCALAR_TYPE(s8, 1, SIGNED, "s8", "%hhd"),
 	SCALAR_TYPE(s16, 2, SIGNED, "s16", "%hd"),
 	SCALAR_TYPE(s32, 4, SIGNED, "s32", "%d"),
-	SCALAR_TYPE(s64, 8, SIGNED, "s64", "%lld"),
+	SCALAR_TYPE(s64, 8, SIGNED, "s64", FMT_64("d")),
 	SCALAR_TYPE(x8, 1, HEX, "u8", "0x%x"),
 	SCALAR_TYPE(x16, 2, HEX, "u16", "0x%x"),
 	SCALAR_TYPE(x32, 4, HEX, "u32", "0x%x"),
-	SCALAR_TYPE(x64, 8, HEX, "u64", "0x%llx"),
-	SCALAR_TYPE(char, 1, CHAR, "u8", "'%s'"),
+	SCALAR_TYPE(x64, 8, HEX, "u64", "0x" FMT_64("x")),
+	SCALAR_TYPE(char, 1, CHAR, "u8", "'%c'"),
 	SCALAR_TYPE(symbol, sizeof(long), SYMBOL, LONG_FIELD_TYPE, "%pS"),
 };
 
@@ -720,10 +727,6 @@ static int parse_var(struct arg_parse *ap, char *var)
 			return parse_fail(ap, var, TP_ERR_BAD_VAR);
 		return 0;
 	}
-
-	/* "$arg*" stands for all the arguments, only as a word of its own. */
-	if (!strcmp(name, "arg*"))
-		return parse_fail(ap, var, TP_ERR_BAD_VAR_ARGS);
 
 	if (IS_ENABLED(CONFIG_HAVE_FUNCTION_ARG_ACCESS_API) &&
 	    str_has_prefix(name, "arg")) {

@@ -310,7 +310,7 @@ struct ftrace_event_field *probe_event_field(struct trace_event_call *event,
 /*
  * The error_log vocabulary.  The codes are ours; the texts are what
  * userspace (ftracetest's *_syntax_errors.tc among others) reads, so they
- * stay word for word what they have been, in trace_probe.c.
+ * stay word for word what they have been, in trace_probe_log.c.
  */
 enum probe_error {
 	TP_ERR_FILE_NOT_FOUND, TP_ERR_NO_REGULAR_FILE, TP_ERR_BAD_REFCNT,

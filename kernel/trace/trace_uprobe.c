@@ -983,6 +983,7 @@ static int tu_dyn_show(struct seq_file *m, struct dyn_event *ev)
 		   tu->filename, place);
 	trace_probe_show_args(m, &tu->tp);
 	seq_putc(m, '\n');
+	trace_probe_dump_args(m, &tu->tp);
 	return 0;
 }
 

@@ -28,11 +28,12 @@ subst=/tmp/compare.sed
 	done
 } >"$subst"
 
-# Numbers that are addresses or pointers differ between any two boots;
-# "%Lx" and "%llx" are one conversion to every reader of a print fmt.
+# Addresses and pointers differ between any two boots, and a symbol's
+# offset and size ("sym+0x68/0x120") between any two builds: nothing
+# else is rewritten.
 normalize() {
-	sed -E 's/0x[0-9a-f]{6,}/0xADDR/g; s/=-?[0-9]{9,}/=NUM/g
-		/print fmt/s/%L([dux])/%ll\1/g'
+	sed -E 's/\+0x[0-9a-f]+\/0x[0-9a-f]+/+0xOFF\/0xSIZE/g
+		s/0x[0-9a-f]{6,}/0xADDR/g; s/=-?[0-9]{9,}/=NUM/g'
 }
 
 # Reads (vfs_read: busybox cat sends, it does not read), opens, a fork
