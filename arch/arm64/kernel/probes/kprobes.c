@@ -50,9 +50,10 @@ DEFINE_PER_CPU(struct kprobe_ctlblk, kprobe_ctlblk);
  *
  * Only the exclusives open and close a sequence: LDXR, LDAXR, LDXP and
  * LDAXP, STXR, STLXR, STXP and STLXP (o2 = 0), which is what
- * aarch64_insn_is_load_ex() and aarch64_insn_is_store_ex() match. LDAR,
- * STLR and their kin (o2 = 1) leave the monitor alone: neither opens a
- * sequence after which probes are refused, nor closes one.
+ * aarch64_insn_is_load_ex() and aarch64_insn_is_store_ex() match, the
+ * decoding table's rows too, but for CASP, an atomic instruction of the
+ * same space. LDAR, STLR and their kin (o2 = 1) leave the monitor alone:
+ * neither opens a sequence after which probes are refused, nor closes one.
  */
 static bool in_exclusive_sequence(kprobe_opcode_t *addr)
 {
@@ -66,6 +67,8 @@ static bool in_exclusive_sequence(kprobe_opcode_t *addr)
 	for (p = addr - 1; p >= stop; p--) {
 		u32 insn = le32_to_cpu(*p);
 
+		if (aarch64_insn_is_casp(insn))
+			continue;
 		if (aarch64_insn_is_store_ex(insn))
 			return false;
 		if (aarch64_insn_is_load_ex(insn))

@@ -13,8 +13,16 @@ trap 'rm -rf "$work"' EXIT
 . "$here/../../ktap.sh"
 ktap_begin decoder
 
-if ! gcc -Wall -Wextra -Werror -I"$here/shim" -I"$top/arch/arm64/kernel/probes" \
-	-o "$work/decode" "$here/decode-test.c" 2>"$work/cc.log"; then
+# The decoder's rows are asm/insn.h's classes: the base's header with the
+# series' patch, beside shim/'s stand-ins for the kernel headers it needs.
+base=${BUILD:-$top/build}/base/linux
+mkdir -p "$work/include/asm"
+if ! patch -s -f --fuzz=0 -o "$work/include/asm/insn.h" \
+	"$base/arch/arm64/include/asm/insn.h" \
+	"$top/patches/arch/arm64/include/asm/insn.h.patch" >"$work/cc.log" 2>&1 ||
+   ! gcc -Wall -Wextra -Werror -include linux/compiler_types.h \
+	-I"$here/shim" -I"$work/include" -I"$top/arch/arm64/kernel/probes" \
+	-o "$work/decode" "$here/decode-test.c" 2>>"$work/cc.log"; then
 	ktap_result FAIL build
 	echo "@log decoder build"; cat "$work/cc.log"; echo "@endlog"
 	ktap_end
