@@ -17,7 +17,6 @@
 #include <asm/simd.h>
 
 #include "kprobes_insn_test.h"
-#include "simulate.h"
 
 /* The default state: every register and the memory distinct and non-zero. */
 static void setup_default(struct insn_state *s, unsigned int variant)
@@ -128,10 +127,12 @@ static u64 expected_btype(const struct insn_case *c)
 		return PSR_BTYPE_NONE;
 	if (aarch64_insn_is_blr(insn))
 		return PSR_BTYPE_C;
-	if (aarch64_insn_is_br(insn))
-		return FIELD_GET(A64_RN, insn) == 16 ||
-		       FIELD_GET(A64_RN, insn) == 17 ?
-		       PSR_BTYPE_J : PSR_BTYPE_JC;
+	if (aarch64_insn_is_br(insn)) {
+		u32 rn = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RN,
+						      insn);
+
+		return rn == 16 || rn == 17 ? PSR_BTYPE_J : PSR_BTYPE_JC;
+	}
 	return PSR_BTYPE_NONE;
 }
 

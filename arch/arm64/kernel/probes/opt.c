@@ -105,14 +105,12 @@ static u32 detour_ldr_literal(kprobe_opcode_t *detour, int i, unsigned int rt,
 /* LDR Wt|Xt, [Xt] or LDRSW Xt, [Xt]: the load of LDR (literal) @lit. */
 static u32 ldr_from_reg(u32 lit, unsigned int rt)
 {
-	static const enum aarch64_insn_size_type size[] = {
-		AARCH64_INSN_SIZE_32, AARCH64_INSN_SIZE_64, AARCH64_INSN_SIZE_32,
-	};
-	unsigned int opc = FIELD_GET(A64_LDR_OPC, lit);
-
-	return aarch64_insn_gen_load_store_imm(rt, rt, 0, size[opc],
-			opc == 2 ? AARCH64_INSN_LDST_SIGNED_LOAD_IMM_OFFSET :
-				   AARCH64_INSN_LDST_LOAD_IMM_OFFSET);
+	return aarch64_insn_gen_load_store_imm(rt, rt, 0,
+			probe_ldr_literal_size(lit) == 8 ? AARCH64_INSN_SIZE_64 :
+							   AARCH64_INSN_SIZE_32,
+			aarch64_insn_is_ldrsw_lit(lit) ?
+				AARCH64_INSN_LDST_SIGNED_LOAD_IMM_OFFSET :
+				AARCH64_INSN_LDST_LOAD_IMM_OFFSET);
 }
 
 static bool in_branch_range(unsigned long from, unsigned long to)
@@ -150,8 +148,8 @@ static bool build_tail(u32 *buf, kprobe_opcode_t *detour, int i, u32 insn,
 {
 	unsigned long back = addr + AARCH64_INSN_SIZE;
 	enum probe_opt_action action = opt_action(insn);
-	unsigned int rt = FIELD_GET(A64_RT, insn);
-	s64 offset;
+	unsigned int rt = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT,
+						       insn);
 
 	switch (action) {
 	case OPT_COPY:
@@ -161,26 +159,21 @@ static bool build_tail(u32 *buf, kprobe_opcode_t *detour, int i, u32 insn,
 	case OPT_SKIP:
 		break;
 	case OPT_B:
-		buf[i] = detour_b(detour, i, addr + probe_imm26_offset(insn));
+		buf[i] = detour_b(detour, i, addr + aarch64_get_branch_offset(insn));
 		return buf[i];
 	case OPT_BL:
 		buf[i] = detour_ldr_literal(detour, i, AARCH64_INSN_REG_LR,
 					    DETOUR_LIT_TAIL);
 		put_literal(buf, DETOUR_LIT_TAIL, back);
 		i++;
-		buf[i] = detour_b(detour, i, addr + probe_imm26_offset(insn));
+		buf[i] = detour_b(detour, i, addr + aarch64_get_branch_offset(insn));
 		return buf[i];
 	case OPT_COND19:
 	case OPT_COND14:
 		/* Taken: to the B two words on. Not taken: on to B back. */
-		if (action == OPT_COND14) {
-			offset = probe_imm14_offset(insn);
-			buf[i] = (insn & ~A64_IMM14) | FIELD_PREP(A64_IMM14, 2);
-		} else {
-			offset = probe_imm19_offset(insn);
-			buf[i] = (insn & ~A64_IMM19) | FIELD_PREP(A64_IMM19, 2);
-		}
-		buf[i + 2] = detour_b(detour, i + 2, addr + offset);
+		buf[i] = aarch64_set_branch_offset(insn, 2 * AARCH64_INSN_SIZE);
+		buf[i + 2] = detour_b(detour, i + 2,
+				      addr + aarch64_get_branch_offset(insn));
 		if (!buf[i + 2])
 			return false;
 		i++;

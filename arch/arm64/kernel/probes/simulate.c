@@ -23,8 +23,15 @@
 
 #include "simulate.h"
 
-#define RT(insn)	FIELD_GET(A64_RT, insn)
-#define RN(insn)	FIELD_GET(A64_RN, insn)
+#define RT(insn)	aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT, insn)
+#define RN(insn)	aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RN, insn)
+
+/*
+ * The simulations read their fields through these, on a breakpoint's
+ * path: a probe on either would be hit from its own handling.
+ */
+NOKPROBE_SYMBOL(aarch64_insn_decode_immediate);
+NOKPROBE_SYMBOL(aarch64_insn_decode_register);
 
 static void __kprobes next(struct pt_regs *regs)
 {
@@ -102,7 +109,7 @@ bool __kprobes sim_b(u32 insn, struct pt_regs *regs)
 {
 	u64 lr = regs->pc + AARCH64_INSN_SIZE;
 
-	if (insn & BIT(31)) {
+	if (aarch64_insn_is_bl(insn)) {
 		if (user_gcs(regs) && !gcs_push(lr))
 			return true;
 		regs->regs[30] = lr;
@@ -122,25 +129,27 @@ bool __kprobes sim_b_cond(u32 insn, struct pt_regs *regs)
 	return true;
 }
 
-/* CBZ, CBNZ: bit 31 selects Xt over Wt, bit 24 CBNZ over CBZ. */
+/* CBZ, CBNZ: sf, bit 31, selects Xt over Wt. */
 bool __kprobes sim_cbz(u32 insn, struct pt_regs *regs)
 {
 	u64 val = pt_regs_read_reg(regs, RT(insn));
 
 	if (!(insn & BIT(31)))
 		val = lower_32_bits(val);
-	branch_if(regs, !val == !(insn & BIT(24)), probe_imm19_offset(insn));
+	branch_if(regs, !val == !aarch64_insn_is_cbnz(insn),
+		  probe_imm19_offset(insn));
 	return true;
 }
 
-/* TBZ, TBNZ: the bit number is b5:b40, bit 24 selects TBNZ over TBZ. */
+/* TBZ, TBNZ: the bit number is b5:b40, bits 31 and 23:19. */
 bool __kprobes sim_tbz(u32 insn, struct pt_regs *regs)
 {
 	unsigned int bit = FIELD_GET(BIT(31), insn) << 5 |
 			   FIELD_GET(GENMASK(23, 19), insn);
 	bool set = pt_regs_read_reg(regs, RT(insn)) & BIT_ULL(bit);
 
-	branch_if(regs, set == !!(insn & BIT(24)), probe_imm14_offset(insn));
+	branch_if(regs, set == aarch64_insn_is_tbnz(insn),
+		  probe_imm14_offset(insn));
 	return true;
 }
 
@@ -159,39 +168,29 @@ static void __kprobes sim_branch_btype(u32 insn, struct pt_regs *regs)
 
 	if (user_mode(regs) || !system_supports_bti_kernel())
 		return;
-	switch (FIELD_GET(GENMASK(22, 21), insn)) {
-	case 0:
+	if (aarch64_insn_is_br(insn))
 		btype = RN(insn) == 16 || RN(insn) == 17 ? PSR_BTYPE_J :
 							   PSR_BTYPE_JC;
-		break;
-	case 1:
+	else if (aarch64_insn_is_blr(insn))
 		btype = PSR_BTYPE_C;
-		break;
-	default:
+	else
 		return;
-	}
 	regs->pstate = (regs->pstate & ~PSR_BTYPE_MASK) | btype;
 }
 
-/*
- * BR, BLR, RET: the target is read before BLR x30 overwrites it. Bits 22:21
- * are 0 for BR, 1 for BLR and 2 for RET.
- */
+/* BR, BLR, RET: the target is read before BLR x30 overwrites it. */
 bool __kprobes sim_br(u32 insn, struct pt_regs *regs)
 {
 	u64 target = pt_regs_read_reg(regs, RN(insn));
 	u64 lr = regs->pc + AARCH64_INSN_SIZE;
 
-	switch (FIELD_GET(GENMASK(22, 21), insn)) {
-	case 1:
+	if (aarch64_insn_is_blr(insn)) {
 		if (user_gcs(regs) && !gcs_push(lr))
 			return true;
 		regs->regs[30] = lr;
-		break;
-	case 2:
+	} else if (aarch64_insn_is_ret(insn)) {
 		if (user_gcs(regs) && !gcs_pop(regs, target))
 			return true;
-		break;
 	}
 	regs->pc = target;
 	sim_branch_btype(insn, regs);
@@ -225,32 +224,30 @@ static bool __kprobes read_literal(struct pt_regs *regs, u64 addr, void *val,
 }
 
 /*
- * LDR Wt, LDR Xt, LDRSW Xt (literal): opc is bits 31:30. A faulting user
- * load has its signal queued and counts as carried out: a copy stepped out
- * of line would read from the wrong address.
+ * LDR Wt, LDR Xt, LDRSW Xt (literal). A faulting user load has its signal
+ * queued and counts as carried out: a copy stepped out of line would read
+ * from the wrong address.
  */
 bool __kprobes sim_ldr_literal(u32 insn, struct pt_regs *regs)
 {
 	u64 addr = regs->pc + probe_imm19_offset(insn);
-	unsigned int opc = FIELD_GET(A64_LDR_OPC, insn);
+	unsigned int size = probe_ldr_literal_size(insn);
 	union {
 		u32 w;
 		u64 x;
 	} val = {};
 
-	if (!read_literal(regs, addr, &val, opc == 1 ? 8 : 4))
+	if (!read_literal(regs, addr, &val, size))
 		return true;
-	if (opc == 1)
+	if (size == 8)
 		pt_regs_write_reg(regs, RT(insn), val.x);
-	else if (opc == 2)
+	else if (aarch64_insn_is_ldrsw_lit(insn))
 		pt_regs_write_reg(regs, RT(insn), (s64)(s32)val.w);
 	else
 		pt_regs_write_reg(regs, RT(insn), val.w);
 	next(regs);
 	return true;
 }
-
-void probe_load_vreg(unsigned int n, const u8 *q);
 
 /*
  * LDR St, Dt, Qt (literal), kernel only: the kernel uses FP registers only
@@ -263,7 +260,7 @@ bool __kprobes sim_ldr_fp_literal(u32 insn, struct pt_regs *regs)
 	u64 addr = regs->pc + probe_imm19_offset(insn);
 	u8 q[16] __aligned(16) = {};
 
-	memcpy(q, (void *)addr, 4 << FIELD_GET(A64_LDR_OPC, insn));
+	memcpy(q, (void *)addr, probe_ldr_literal_size(insn));
 	probe_load_vreg(RT(insn), q);
 	next(regs);
 	return true;
@@ -273,14 +270,19 @@ bool __kprobes sim_ldr_fp_literal(u32 insn, struct pt_regs *regs)
  * PACIAZ, PACIASP, PACIBZ, PACIBSP, kernel only: sign x30 with SP (or
  * zero) as the modifier, through PACIA1716 or PACIB1716, which use the
  * same keys. Without pointer authentication both are NOPs, as the
- * originals are. Bit 5 selects SP over zero, bit 6 the B key.
+ * originals are.
  */
 bool __kprobes sim_pac_lr(u32 insn, struct pt_regs *regs)
 {
+	u32 op = insn ^ aarch64_insn_get_hint_value();
+	bool sp = op == AARCH64_INSN_HINT_PACIASP ||
+		  op == AARCH64_INSN_HINT_PACIBSP;
+	bool b_key = op == AARCH64_INSN_HINT_PACIBZ ||
+		     op == AARCH64_INSN_HINT_PACIBSP;
 	register u64 x17 asm("x17") = regs->regs[30];
-	register u64 x16 asm("x16") = (insn & BIT(5)) ? regs->sp : 0;
+	register u64 x16 asm("x16") = sp ? regs->sp : 0;
 
-	if (insn & BIT(6))
+	if (b_key)
 		asm volatile("hint #10" : "+r" (x17) : "r" (x16));
 	else
 		asm volatile("hint #8" : "+r" (x17) : "r" (x16));
@@ -312,7 +314,8 @@ bool __kprobes sim_frame_pointer(u32 insn, struct pt_regs *regs)
  */
 bool __kprobes sim_push_frame(u32 insn, struct pt_regs *regs)
 {
-	s64 offset = sign_extend64(FIELD_GET(GENMASK(21, 15), insn), 6) * 8;
+	s64 offset = sign_extend64(aarch64_insn_decode_immediate(AARCH64_INSN_IMM_7,
+								 insn), 6) * 8;
 	u64 record[2] = { regs->regs[29], regs->regs[30] };
 	unsigned long sp = regs->sp + offset;
 
