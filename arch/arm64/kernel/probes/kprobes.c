@@ -98,7 +98,7 @@ static bool is_cfi_type_hash(kprobe_opcode_t *addr)
 /*
  * The hooks that prepare, arm, disarm and remove a probe write the kernel's
  * text and the slots, with text_mutex held. Like the rest of the backend,
- * and as on arm64 before, they are no place for a probe: .kprobes.text.
+ * they are no place for a probe: .kprobes.text.
  */
 int __kprobes arch_prepare_kprobe(struct kprobe *p)
 {

@@ -26,8 +26,7 @@
  * it but RANDOMIZE_MODULE_REGION_FULL off, modules go first to a 128 MB
  * window in reach of all the kernel's text; with KASLR and that option on,
  * as defconfig has it (it is the default), the window is a random 2 GB
- * one, and measured there every detour lay 1.4 GB from the kernel's text
- * and no probe could be optimized. So a page from the module area is kept
+ * one, most of it out of reach. So a page from the module area is kept
  * when it is in reach of the whole of the kernel's text, and otherwise a
  * page is taken from the vmalloc space that is, around the kernel's image.
  * (The generic kprobes area may be anywhere in vmalloc space.) Probes on

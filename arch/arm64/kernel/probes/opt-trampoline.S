@@ -5,15 +5,12 @@
  * registers.
  *
  * This runs on every hit, so it does in line what a C handler between it
- * and the pre-handlers would, as x86's optimized_callback() does. Counted
- * under QEMU's instruction counting, such a handler calling the core's
- * opt_pre_handler() (its frame, kprobe_running(), and the per-CPU
- * kprobe_instance that opt_pre_handler() writes and nothing here reads)
- * costs 44 to 53 instructions a hit more, 2 to 7% of an optimized hit.
- * What this repeats of the core, the list walk, the disabled flag,
- * current_kprobe and the missed count, the arm64_kprobes_insn KUnit suite
- * checks against the breakpoint path (aggregate_order_test and
- * nested_missed_test).
+ * and the pre-handlers would, as x86's optimized_callback() does, rather
+ * than call the core's opt_pre_handler(): no frame of its own, no
+ * kprobe_running() call, no per-CPU kprobe_instance written that nothing
+ * here reads. What it repeats of the core (the list walk, the disabled
+ * flag, current_kprobe and the missed count) must do as the core's does,
+ * and as the breakpoint path does.
  */
 
 #include <linux/linkage.h>
