@@ -23,6 +23,9 @@ struct arch_uprobe_task {
  * @insn: the instruction, as read from the file
  * @ixol: what the out-of-line slot holds: the same instruction
  * @simulate: the simulation routine, or NULL to step @ixol
+ * @func_entry: the instruction is one that opens a function before it
+ *	pushes its frame record: at it, the caller's return address is in
+ *	x30 and in no frame record yet
  */
 struct arch_uprobe {
 	union {
@@ -30,16 +33,23 @@ struct arch_uprobe {
 		__le32 ixol;
 	};
 	probe_simulate_t *simulate;
+	bool func_entry;
 };
 
 int uprobe_brk_handler(struct pt_regs *regs, unsigned long esr);
 #ifdef CONFIG_UPROBES
 int uprobe_single_step_handler(struct pt_regs *regs, unsigned long esr);
+bool is_uprobe_at_func_entry(const struct pt_regs *regs);
 #else
 static inline int uprobe_single_step_handler(struct pt_regs *regs,
 					     unsigned long esr)
 {
 	return DBG_HOOK_ERROR;
+}
+
+static inline bool is_uprobe_at_func_entry(const struct pt_regs *regs)
+{
+	return false;
 }
 #endif
 

@@ -13,9 +13,11 @@
 #include <linux/cacheflush.h>
 #include <linux/highmem.h>
 #include <linux/ptrace.h>
+#include <linux/uaccess.h>
 #include <linux/uprobes.h>
 
 #include <asm/gcs.h>
+#include <asm/pointer_auth.h>
 
 #include "decode.h"
 
@@ -43,17 +45,57 @@ unsigned long uprobe_get_swbp_addr(struct pt_regs *regs)
 	return instruction_pointer(regs);
 }
 
+/*
+ * Whether @insn is one that a function executes before it pushes its frame
+ * record, and only there: while it has not run, the caller's return address
+ * is in x30 alone and x29 still points at the caller's own record, so a
+ * walk of the frame records from x29 misses the caller. Each is the first
+ * instruction of functions built some way:
+ * - PACIASP, PACIBSP: with return address signing (pac-ret), which signs
+ *   x30 before the push saves it; the instruction is then the landing pad
+ *   of an indirect call as well, and no BTI C comes before it;
+ * - BTI C: with BTI and no return address signing; it marks where an
+ *   indirect call may land, a function's entry or a PLT entry, not where
+ *   a branch within a function lands (BTI J);
+ * - STP x29, x30, [SP, #-N]!: with frame pointers and no branch protection,
+ *   the push itself, where the record is at the bottom of a frame small
+ *   enough for the instruction's offset (512 bytes).
+ * A function can open otherwise: with a SUB from SP, for a larger frame or
+ * a record above the locals, or with whatever its body starts with when it
+ * pushes no record at all (a leaf). called_to_pc() finds those entries that
+ * a BL reached.
+ */
+static bool insn_opens_function(u32 insn)
+{
+	if (insn == aarch64_insn_gen_hint(AARCH64_INSN_HINT_PACIASP) ||
+	    insn == aarch64_insn_gen_hint(AARCH64_INSN_HINT_PACIBSP) ||
+	    insn == aarch64_insn_gen_hint(AARCH64_INSN_HINT_BTIC))
+		return true;
+
+	/* 64-bit registers, and imm7 negative: SP goes down. */
+	return aarch64_insn_is_stp_pre(insn) && (insn & BIT(31)) &&
+	       aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT, insn) ==
+			AARCH64_INSN_REG_FP &&
+	       aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RT2, insn) ==
+			AARCH64_INSN_REG_LR &&
+	       aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RN, insn) ==
+			AARCH64_INSN_REG_SP &&
+	       (aarch64_insn_decode_immediate(AARCH64_INSN_IMM_7, insn) & BIT(6));
+}
+
 int arch_uprobe_analyze_insn(struct arch_uprobe *auprobe, struct mm_struct *mm,
 			     unsigned long addr)
 {
 	const struct probe_insn_class *class;
+	u32 insn = le32_to_cpu(auprobe->insn);
 
 	if (mm->context.flags & MMCF_AARCH32)
 		return -EOPNOTSUPP;
 	if (!IS_ALIGNED(addr, AARCH64_INSN_SIZE))
 		return -EINVAL;
 
-	class = probe_decode(le32_to_cpu(auprobe->insn));
+	auprobe->func_entry = insn_opens_function(insn);
+	class = probe_decode(insn);
 	switch (class->user) {
 	case PROBE_SIMULATE:
 		auprobe->simulate = class->simulate;
@@ -64,6 +106,53 @@ int arch_uprobe_analyze_insn(struct arch_uprobe *auprobe, struct mm_struct *mm,
 	default:
 		return -EINVAL;
 	}
+}
+
+/*
+ * Whether a BL called the task to its PC: x30 is then the address after
+ * that BL, and the BL branches to the PC: the task is at the first
+ * instruction of a function it has just entered (or branched back to, as
+ * a loop made of a tail call does), with nothing pushed, whatever that
+ * instruction is: the body of a leaf, which pushes no frame record; a SUB
+ * that makes a large frame; the NOP of a USDT probe. A function entered
+ * through a pointer or a PLT entry is not told by this; its instruction
+ * may tell it (insn_opens_function()).
+ */
+static bool called_to_pc(const struct pt_regs *regs)
+{
+	unsigned long ret = ptrauth_strip_user_insn_pac(regs->regs[30]);
+	unsigned long bl = ret - AARCH64_INSN_SIZE;
+	__le32 insn;
+
+	/* Any context: the unwinder may run in an NMI. */
+	if (!IS_ALIGNED(ret, AARCH64_INSN_SIZE) ||
+	    copy_from_user_nofault(&insn, (const void __user *)bl, sizeof(insn)))
+		return false;
+
+	return aarch64_insn_is_bl(le32_to_cpu(insn)) &&
+	       bl + aarch64_get_branch_offset(le32_to_cpu(insn)) == regs->pc;
+}
+
+/**
+ * is_uprobe_at_func_entry() - whether the task is at a function's entry
+ * @regs: the task's user registers, which the user unwinder walks
+ *
+ * While the handlers of a uprobe run, the generic core keeps the uprobe in
+ * the task's utask->auprobe, and @regs are as the BRK left them, at the
+ * probed instruction. The user unwinder asks, to add the caller that no
+ * frame record names yet (see arch_stack_walk_user()).
+ *
+ * Return: true while the current task runs the handlers of a uprobe at a
+ * function's entry, before the function pushes its frame record: the
+ * caller's return address is then in x30.
+ */
+bool is_uprobe_at_func_entry(const struct pt_regs *regs)
+{
+	struct uprobe_task *utask = current->utask;
+
+	if (!utask || !utask->auprobe)
+		return false;
+	return utask->auprobe->func_entry || called_to_pc(regs);
 }
 
 bool arch_uprobe_skip_sstep(struct arch_uprobe *auprobe, struct pt_regs *regs)
