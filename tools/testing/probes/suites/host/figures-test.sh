@@ -19,6 +19,7 @@
 # number there; an integer under 100 with a unit of time, size, percent
 # or patches must also have that unit there ("17 patches", "62 s").
 # Not figures (the allow rule): dates (2026-11-27), hex (0xffff...),
+# commit IDs (a Fixes: tag's 12 hex digits),
 # dotted versions (7.3.4, 7.3.y), digits that are part of a name (x0,
 # s8, u32, kmalloc-128, C4.1), a version after the name of what it
 # versions (Linux 7.3, QEMU 7.2, Clang 19.1, bpftrace 0.23...), sizes in
@@ -52,6 +53,7 @@ def clean(text):
     text = re.sub(VERSIONED + r"\s?\d+(?:\.\d+)+", " ", text)
     text = re.sub(r"\b\d{4}-\d{2}-\d{2}\b", " ", text)            # dates
     text = re.sub(r"\b0x[0-9a-fA-F]+\b", " ", text)               # hex
+    text = re.sub(r"\b[0-9a-f]{12,40}\b", " ", text)              # commits
     text = re.sub(r"\b\d+(?:\.\d+){2,}\b|\b\d+\.\d+\.[a-z]\b", " ", text)
     text = re.sub(r"\b[A-Za-z_]\w*\d\w*(?:\.\d+)?", " ", text)    # names
     text = re.sub(r"\b[A-Za-z_]\w*-\d+\b", " ", text)            # kmalloc-128
