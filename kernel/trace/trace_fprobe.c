@@ -158,15 +158,16 @@ static nokprobe_inline void tf_hit_init(struct probe_hit *hit,
 }
 
 /* Every hit probe_record_fast() does not take. */
-static noinline void __kprobes tf_record(struct trace_fprobe *tf,
-					 struct ftrace_regs *fregs, void *edata,
-					 unsigned long func, unsigned long ret_ip)
+static noinline void tf_record(struct trace_fprobe *tf,
+			       struct ftrace_regs *fregs, void *edata,
+			       unsigned long func, unsigned long ret_ip)
 {
 	struct probe_hit hit __uninitialized;
 
 	tf_hit_init(&hit, tf, fregs, edata, func, ret_ip);
 	probe_hit_record(&hit);
 }
+NOKPROBE_SYMBOL(tf_record);
 
 #ifdef CONFIG_PERF_EVENTS
 /*

@@ -317,16 +317,17 @@ static nokprobe_inline void tk_hit_init(struct probe_hit *hit,
 }
 
 /* Every hit probe_record_fast() does not take, @ri's for a return. */
-static noinline void __kprobes tk_record(struct trace_kprobe *tk,
-					 struct kretprobe_instance *ri,
-					 struct pt_regs *regs,
-					 struct ftrace_regs *fregs)
+static noinline void tk_record(struct trace_kprobe *tk,
+			       struct kretprobe_instance *ri,
+			       struct pt_regs *regs,
+			       struct ftrace_regs *fregs)
 {
 	struct probe_hit hit __uninitialized;
 
 	tk_hit_init(&hit, tk, ri, regs, fregs);
 	probe_hit_record(&hit);
 }
+NOKPROBE_SYMBOL(tk_record);
 
 #ifdef CONFIG_PERF_EVENTS
 /*
@@ -360,9 +361,9 @@ static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
  * both, unless a BPF program runs between them, which may change the
  * registers they are read from.  Return as tk_perf().
  */
-static noinline int __kprobes tk_record_perf(struct trace_kprobe *tk,
-					     struct kretprobe_instance *ri,
-					     struct pt_regs *regs)
+static noinline int tk_record_perf(struct trace_kprobe *tk,
+				   struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
 {
 	struct probe_hit hit __uninitialized;
 
@@ -374,6 +375,7 @@ static noinline int __kprobes tk_record_perf(struct trace_kprobe *tk,
 	probe_hit_record_perf(&hit);
 	return 0;
 }
+NOKPROBE_SYMBOL(tk_record_perf);
 #else
 static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 		   struct pt_regs *regs)

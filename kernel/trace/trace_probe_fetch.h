@@ -390,8 +390,8 @@ static nokprobe_inline int fetch_arg_dynsize(const struct probe_arg *a,
  * whose probe stores registers only then never carries their stack frame
  * (a symbol's name is formatted on it) or their spills.
  */
-static noinline int __kprobes probe_args_dynsize_general(struct trace_probe *tp,
-							 struct probe_fetch_env *env)
+static noinline int probe_args_dynsize_general(struct trace_probe *tp,
+					       struct probe_fetch_env *env)
 {
 	unsigned int i;
 	int total = 0;
@@ -401,6 +401,7 @@ static noinline int __kprobes probe_args_dynsize_general(struct trace_probe *tp,
 			total += fetch_arg_dynsize(&tp->args[i], env);
 	return total;
 }
+NOKPROBE_SYMBOL(probe_args_dynsize_general);
 
 /**
  * probe_args_dynsize - bytes of dynamic data a hit's record needs
@@ -563,11 +564,11 @@ static nokprobe_inline int fetch_arg_store_strings(const struct probe_arg *a,
  * fixed area, one after the other, in the @dynsize bytes reserved for
  * them.
  */
-static noinline void __kprobes probe_args_store_general(void *data,
-							struct trace_probe *tp,
-							struct probe_fetch_env *env,
-							int header_size,
-							int dynsize)
+static noinline void probe_args_store_general(void *data,
+					      struct trace_probe *tp,
+					      struct probe_fetch_env *env,
+					      int header_size,
+					      int dynsize)
 {
 	void *base = data - header_size;
 	void *dyn = data + tp->size;
@@ -587,15 +588,16 @@ static noinline void __kprobes probe_args_store_general(void *data,
 		dynsize -= used;
 	}
 }
+NOKPROBE_SYMBOL(probe_args_store_general);
 
 /*
  * Probes without strings, whose arguments read memory: kept apart from
  * probe_args_store_general() so that a hit runs none of the strings' code
  * and saves no more registers than this loop needs.
  */
-static noinline void __kprobes probe_args_store_fixed(void *data,
-						      struct trace_probe *tp,
-						      struct probe_fetch_env *env)
+static noinline void probe_args_store_fixed(void *data,
+					    struct trace_probe *tp,
+					    struct probe_fetch_env *env)
 {
 	unsigned int i;
 
@@ -603,6 +605,7 @@ static noinline void __kprobes probe_args_store_fixed(void *data,
 		fetch_arg_store_fixed(&tp->args[i], env,
 				      data + tp->args[i].offset);
 }
+NOKPROBE_SYMBOL(probe_args_store_fixed);
 
 /**
  * probe_args_store_words - fill the arguments of a probe whose arguments

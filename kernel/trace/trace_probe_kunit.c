@@ -443,6 +443,7 @@ static const struct err_case err_cases[] = {
 	{ "p vfs_read count->^x", TP_ERR_NO_PTR_STRCT },
 	{ "p vfs_read file.^f_flags", TP_ERR_NOSUP_DAT_ARG },
 	{ "p vfs_read ^count:string", TP_ERR_BAD_TYPE4STR },
+	{ "p vfs_read file->^f_path:string", TP_ERR_BAD_TYPE4STR },
 #endif
 };
 

@@ -136,6 +136,7 @@ struct arg_parse {
 	struct probe_arg		*parg;
 	struct fetch_prog		*prog;
 	char				*text;
+	char				*field;
 	int				pos0;
 	int				ops;
 	int				depth;
@@ -292,6 +293,7 @@ static int btf_walk_members(struct arg_parse *ap, struct btf *btf,
 
 	do {
 		name = p;
+		ap->field = name;
 		next = strpbrk(p, ".-");
 		arrow = false;
 		if (next) {
@@ -533,7 +535,8 @@ static int btf_string_fixup(struct arg_parse *ap, const char *type)
 		return 0;
 	if (BTF_INFO_KIND(t->info) == BTF_KIND_PTR && btf_is_byte(btf, t->type))
 		return add_deref(ap, 0, type[0] == 'u', ap->text);
-	return parse_fail(ap, ap->text, TP_ERR_BAD_TYPE4STR);
+	/* The caret goes under the field whose type it is, if any. */
+	return parse_fail(ap, ap->field ?: ap->text, TP_ERR_BAD_TYPE4STR);
 }
 
 /*

@@ -16,11 +16,12 @@ for k in upstream series; do
 	KERNEL=$k "$HARNESS/build/assemble.sh"
 	KERNEL=$k "$HARNESS/build/build.sh"
 	KERNEL=$k "$HARNESS/build/initramfs.sh"
-	KERNEL=$k "$HARNESS/guest/boot.sh" compare 900 >"$out/$k.boot" 2>&1 ||
+	KERNEL=$k "$HARNESS/guest/boot.sh" compare 2400 >"$out/$k.boot" 2>&1 ||
 		{ tail -20 "$out/$k.boot"; die "the $k kernel's compare run failed"; }
-	# The results come through a tty: drop its carriage returns.
+	# The results come through a tty: drop its carriage returns. A
+	# char argument may print any byte, NUL included: text all the same.
 	tr -d '\r' <"$BUILD/$GUEST/$k/logs/compare.results" |
-		sed -n '/^@def /,/^harness: /p' | grep -v '^harness: ' >"$out/$k.txt"
+		sed -n '/^@def /,/^harness: /p' | grep -av '^harness: ' >"$out/$k.txt"
 	tr -d '\r' <"$BUILD/$GUEST/$k/logs/compare.results" |
 		sed -n '/^@blacklist$/,/^@endblacklist$/p' | grep -v '^@' >"$out/$k.blacklist"
 	# shellcheck disable=SC2016
@@ -74,7 +75,7 @@ import sys
 
 def load(path):
     defs, cur = {}, None
-    for line in open(path):
+    for line in open(path, errors="backslashreplace"):
         line = line.rstrip("\n")
         if line.startswith("@def "):
             n, text = line[5:].split(" ", 1)

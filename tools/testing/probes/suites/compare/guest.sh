@@ -62,6 +62,8 @@ while read -r file def; do
 	n=$((n + 1))
 	keep=
 	case $file in +*) keep=1; file=${file#+} ;; esac
+	values=1
+	case $file in !*) values=; file=${file#!} ;; esac
 	case $file in
 	k) target=kprobe_events ;;
 	u) target=uprobe_events ;;
@@ -77,7 +79,9 @@ while read -r file def; do
 		ge=${line%% *}
 		ge=${ge#*:}
 		sed '/^ID:/d; s/^/format: /' "events/$ge/format" | normalize
-		if echo 1 >"events/$ge/enable" 2>/dev/null; then
+		if [ -z "$values" ]; then
+			:
+		elif echo 1 >"events/$ge/enable" 2>/dev/null; then
 			workload
 			echo 0 >"events/$ge/enable"
 			grep -m 1 " ${ge#*/}: " trace |
