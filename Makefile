@@ -46,7 +46,7 @@ setup:
 kernel: setup
 	@$(H)/build/assemble.sh
 	@$(H)/build/build.sh
-	@bash -c '. $(H)/lib.sh && echo "$$SRC/$$IMAGE"'
+	@bash -c '. $(H)/settings.sh && echo "$$SRC/$$IMAGE"'
 
 initramfs: kernel
 	@$(H)/build/initramfs.sh
@@ -58,7 +58,7 @@ shell: initramfs
 	@$(H)/guest/boot.sh shell
 
 check: setup
-	@$(H)/suites/check/check.sh
+	@$(H)/targets/check.sh
 
 check-clang:
 	@$(MAKE) --no-print-directory check TOOLCHAIN=clang GUESTS=arm64
@@ -76,7 +76,7 @@ check-rt:
 	@$(MAKE) --no-print-directory check FLAVOR=rt GUESTS=arm64
 
 check-clients: setup
-	@$(H)/suites/clients/clients.sh
+	@$(H)/tests/clients/clients.sh
 
 check-gcs: setup
 	@q=$$($(H)/build/newqemu.sh) && QEMU_AARCH64=$$q $(MAKE) --no-print-directory tests GUEST=arm64 TESTS=gcs,uprobes
@@ -86,34 +86,34 @@ check-smp:
 
 tests: initramfs
 	@BOOT_ARGS="tests=$(TESTS)" $(H)/guest/boot.sh tests $(TESTS_TIMEOUT)
-	@$(H)/report.py $(GUEST) $(KERNEL) $$(bash -c '. $(H)/lib.sh && echo $$LOGS')/tests.results
+	@$(H)/report.py $(GUEST) $(KERNEL) $$(bash -c '. $(H)/settings.sh && echo $$LOGS')/tests.results
 
 arches: setup
-	@$(H)/suites/arches/arches.sh
+	@$(H)/targets/arches.sh
 
 matrix: setup
-	@ARCHES=matrix $(H)/suites/arches/arches.sh
+	@ARCHES=matrix $(H)/targets/arches.sh
 
 acceptance: initramfs
-	@$(H)/suites/acceptance/acceptance.sh
+	@$(H)/measure/acceptance/acceptance.sh
 
 bench: setup
-	@$(H)/suites/bench/bench.sh
+	@$(H)/measure/bench/bench.sh
 
 profile: initramfs
-	@$(H)/suites/profile/profile.sh
+	@$(H)/measure/profile/profile.sh
 
 fuzz: initramfs
-	@$(H)/suites/fuzz/fuzz.sh
+	@$(H)/measure/fuzz/fuzz.sh
 
 compare: setup
-	@$(H)/suites/compare/compare.sh
+	@$(H)/measure/compare/compare.sh
 
 series: setup
 	@series/series.sh
 
 bisect: setup
-	@$(H)/suites/bisect/bisect.sh
+	@$(H)/targets/bisect.sh
 
 clean:
 	rm -rf build/$(GUEST)/$(KERNEL)$(if $(filter clang,$(TOOLCHAIN)),-clang)$(if $(FLAVOR),-$(FLAVOR))

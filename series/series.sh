@@ -4,7 +4,7 @@
 # pristine base, one patch per file in series/ (in name order), then one for
 # whatever series file no patch claims, and the cover letter. It lives
 # beside patches/ (the series' changes to upstream's files), out of the test
-# harness, whose lib.sh it uses.
+# harness, whose settings.sh it uses.
 #
 # A series/ file is a commit message followed by lines saying what its
 # patch changes (these lines are not part of the message):
@@ -21,7 +21,7 @@
 # it from the patch's new state.
 # 0000-cover-letter.txt is the cover letter: its subject line, then its
 # body.
-. "$(dirname "$0")/../tools/testing/probes/lib.sh"
+. "$(dirname "$0")/../tools/testing/probes/settings.sh"
 # Patches go in byte order of their names (0001a- after 0001-), whatever
 # the locale.
 export LC_ALL=C

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # KTAP (Documentation/dev-tools/ktap.rst) for what reports on the host
-# (its tests, lib.sh's verdicts), without the kernel's tree at hand: one
+# (its tests, settings.sh's verdicts), without the kernel's tree at hand: one
 # document per suite between "@ktap SUITE" and "@endktap", the form
 # report.py reads and guest/lib.sh writes with kselftest's helpers.
 # Sourced.

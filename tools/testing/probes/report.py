@@ -7,7 +7,7 @@ usage: report.py [--no-total] GUEST KERNEL RESULTS [EXTRA...]
 GUEST is the guest's architecture (arm64, x86_64), or "host" for the tests
 that run on the host alone.
 
-RESULTS is what the guest wrote on hvc0 (see suites/check/guest.sh); each
+RESULTS is what the guest wrote on hvc0 (see targets/check-guest.sh); each
 EXTRA is a file of the host's own results (its tests, the boot itself).
 Both hold KTAP documents, one per suite (see parse()). A test passes when
 it reports PASS (or XFAIL, a failure its own test expects). Any other

@@ -4,7 +4,7 @@
 # the manifest names, plus the series' own files; for upstream, the base
 # alone. Only paths that change are rewritten, so an incremental build
 # recompiles only what really changed.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 MANIFEST=$TOP/manifest
 state=$KDIR/src.touched

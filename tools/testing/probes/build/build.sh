@@ -3,7 +3,7 @@
 # Configure and build one kernel (KERNEL=series or upstream) for one guest
 # (GUEST=arm64 or x86_64): its image, modules and the modules staged for
 # the guest, in a kept object directory.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 mkdir -p "$LOGS"
 FRAGS=("$HARNESS/build/config/common.config" "$HARNESS/build/config/$GUEST.config"

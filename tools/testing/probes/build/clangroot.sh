@@ -18,7 +18,7 @@
 # paths, objects' hashes and the cache are the host's. The mounts go with
 # the namespace when CMD ends, however it ends; none is made in the host's,
 # so runs neither stack mounts nor leave any, however many run at once.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 # shellcheck source=debroot.sh
 . "$HARNESS/build/debroot.sh"
 

@@ -3,8 +3,8 @@
 # A Debian root of the harness's own, made with debootstrap and completed
 # with apt in it: what must not replace the host's C library (trixie's
 # Clang for TOOLCHAIN=clang, clangroot.sh; the BPF selftests' build,
-# bpf-selftests.sh) goes there, and the host's packages stay as they are.
-# Sourced by those scripts, after lib.sh; each runs commands in its root
+# bpf-selftests-image.sh) goes there, and the host's packages stay as they are.
+# Sourced by those scripts, after settings.sh; each runs commands in its root
 # with a function of its own, which sets up the mounts that script needs.
 
 DEBROOT_MIRROR=http://deb.debian.org/debian

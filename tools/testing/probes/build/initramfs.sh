@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Pack the guest: busybox, the harness's guest jobs, ftracetest and the
 # kernel's modules, into an uncompressed initramfs.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 root=$KDIR/initramfs
 rm -rf "$root"
@@ -22,25 +22,27 @@ mkdir -p "$root/usr/lib/$MULTIARCH"
 	tar -x -C "$root/usr/lib/$MULTIARCH"
 cp "$tc/usr/bin/trace-cmd" "$root/usr/bin/"
 cp "$tc/usr/bin/$MULTIARCH-readelf" "$root/usr/bin/readelf"
-# The guest runner's library with kselftest's KTAP helpers, and each
-# suite's guest job (suites/NAME/guest.sh, run as /harness/NAME.sh) with
-# the files it reads there.
-mkdir -p "$root/harness"
+# The guest jobs' library with kselftest's KTAP helpers, and each guest
+# job (a file NAME-guest.sh under targets/, measure/ or tests/, run as
+# /harness/NAME.sh) with the files it reads there: the guest tests of
+# tests/guest/ in /harness/tests.d/.
+mkdir -p "$root/harness/tests.d"
 cp "$HARNESS/guest/lib.sh" "$SRC/tools/testing/selftests/kselftest/ktap_helpers.sh" \
 	"$root/harness/"
-for job in "$HARNESS"/suites/*/guest.sh; do
-	name=${job%/guest.sh}
-	cp "$job" "$root/harness/${name##*/}.sh"
+for job in "$HARNESS"/targets/*-guest.sh "$HARNESS"/measure/*/*-guest.sh \
+	   "$HARNESS"/tests/*/*-guest.sh; do
+	name=${job##*/}
+	cp "$job" "$root/harness/${name%-guest.sh}.sh"
 done
-cp "$HARNESS/suites/check/tests.sh" "$HARNESS/suites/compare/compare.defs" \
-	"$HARNESS/suites/fuzz/fuzz.awk" "$HARNESS/suites/fuzz/fuzz.corpus" \
+cp "$HARNESS/measure/compare/compare.defs" \
+	"$HARNESS/measure/fuzz/fuzz.awk" "$HARNESS/measure/fuzz/fuzz.corpus" \
 	"$root/harness/"
-cp -r "$HARNESS/suites/check/tests.d" "$root/harness/"
+cp "$HARNESS"/tests/guest/*.sh "$root/harness/tests.d/"
 # The suites of bpftrace and perf (make check-clients), run in the Debian
 # userland, and their workload: linked dynamically, to run on that
 # userland's libc, with DWARF for perf probe -x.
-cp -r "$HARNESS/suites/clients/clients.d" "$root/harness/"
-for src in "$HARNESS"/progs/clients/*.c; do
+cp -r "$HARNESS/tests/clients/clients.d" "$root/harness/"
+for src in "$HARNESS"/tests/clients/*.c; do
 	${CROSS_COMPILE}gcc -Wall -g -O2 -o "$root/harness/$(basename "$src" .c)" "$src"
 done
 # The test programs of the guest's architecture (progs/GUEST/), assembly
@@ -62,8 +64,10 @@ for src in "$HARNESS/progs/$GUEST"/*.[Sc]; do
 		printf '0x%x %s\n' $((0x$addr - vaddr + off)) "$name"
 	done >"$prog.syms"
 done
-# The benchmark's load, in C with the cross toolchain's static libc.
-for src in "$HARNESS"/progs/*.c; do
+# The benchmark's load and the tests' programs (progs/, and those beside
+# the guest tests that use them), in C with the cross toolchain's static
+# libc.
+for src in "$HARNESS"/progs/*.c "$HARNESS"/tests/guest/*.c; do
 	${CROSS_COMPILE}gcc -Wall -static -O2 -o "$root/harness/progs/$(basename "$src" .c)" "$src"
 done
 # The benchmark's function, the getppid system call, and its probe points
@@ -141,7 +145,7 @@ PY
 ${CROSS_COMPILE}nm -S --defined-only "$OBJ/vmlinux" |
 	awk 'NR == FNR { if ($1 !~ /^#/) for (i = 1; i <= NF; i++) want[$i] = 1; next }
 	     ($3 == "T" || $3 == "t") && ($4 in want) && !seen[$4]++ { print $4, $1, $2 }' \
-	"$HARNESS/suites/check/stress-functions" - | python3 -c '
+	"$HARNESS/tests/guest/stress-functions" - | python3 -c '
 import re, subprocess, sys
 objdump, vmlinux = sys.argv[1:]
 for line in sys.stdin:

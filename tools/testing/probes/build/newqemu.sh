@@ -10,7 +10,7 @@
 #
 # QEMU_SUITE picks the suite of the QEMU packages; the root is trixie, whose
 # backports are built against it (sid's QEMU would need a sid root).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 QEMU_SUITE=${QEMU_SUITE:-trixie-backports}
 MIRROR=http://deb.debian.org/debian
@@ -84,7 +84,7 @@ QEMU_MODULE_DIR=\$lib/qemu exec "\$lib/ld-linux-x86-64.so.2" --library-path "\$l
 EOF
 chmod +x "$wrapper.tmp"
 
-# The options lib.sh gives the arm64 guest, and the features of "-cpu
+# The options settings.sh gives the arm64 guest, and the features of "-cpu
 # max" the gcs test needs: QEMU's list of the CPU's properties names
 # neither, so go by the changelog, FEAT_MOPS being QEMU 8.2's and FEAT_GCS
 # 10.1's (trixie has 10.0; booted, 11.1's guest shows gcs and mops among

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install what the harness needs on a Debian bookworm machine. Idempotent,
 # and silent when everything is already there.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 # libc6-dev-arm64-cross is only recommended by the cross compiler, and
 # recommends are not installed; the guest's programs need its headers.
@@ -41,7 +41,7 @@ fi
 [ "$TOOLCHAIN" != clang ] || "$HARNESS/build/clangroot.sh"
 
 # The base: linux-source-$BASE_SERIES from $BASE_SUITE, downloaded with
-# the harness's own sources list (lib.sh's debian_apt), never installed
+# the harness's own sources list (settings.sh's debian_apt), never installed
 # over the host: its tarball is unpacked from the package into $BASE_DEBS.
 # Unpacked once; a newer point release replaces it.
 if [ ! -f "$BASE_TARBALL" ] || [ ! -f "$BASE_DEBS/VERSION" ] ||

@@ -13,7 +13,7 @@
 # change; otherwise the cache is reused. The package lists are fetched once
 # and kept; USERLAND_REFRESH=1 fetches them again (a version gone from the
 # archive does too).
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 start=$SECONDS
 top=$BUILD/debs/$DEB_ARCH
@@ -34,7 +34,7 @@ mkdir -p "$state" "$lists/partial" "$debs"
 # The suites: trixie, and trixie-backports for the perf of the guest's
 # kernel (linux-perf 7.3, as the base is Debian's linux-source-7.3 from
 # there) and the bpftool built with it. Not the host's bookworm, whose
-# tools are older than the kernel, nor sid (lib.sh's debian_apt has it, for
+# tools are older than the kernel, nor sid (settings.sh's debian_apt has it, for
 # the kernel's source): a guest of trixie's libraries throughout.
 suites="trixie trixie-backports"
 backports=trixie-backports

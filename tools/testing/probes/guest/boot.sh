@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Boot a kernel under QEMU and run one guest job.
-#   boot.sh JOB [TIMEOUT]   JOB is a guest job (/harness/JOB.sh: a suite's
-#                           guest.sh, see initramfs.sh) or "shell" for an
+#   boot.sh JOB [TIMEOUT]   JOB is a guest job (/harness/JOB.sh: a file
+#                           NAME-guest.sh, see initramfs.sh) or "shell" for an
 #                           interactive guest; BOOT_ARGS are
 #                           added to the kernel command line, QEMU_EXTRA to
 #                           QEMU's.
 # The console goes to stdout and $LOGS/JOB.console; what the job reports on
 # hvc0 goes to $LOGS/JOB.results. A guest that oopses, panics, stalls or
 # outlives TIMEOUT is a failure, with its console log kept.
-. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 job=$1
 limit=${2:-1800}

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Calls and returns under a guarded control stack (GCS), for tests.d/gcs.sh,
+ * Calls and returns under a guarded control stack (GCS), for tests/guest/gcs.sh,
  * freestanding (no libc). Each mode that uses GCS enables it for itself
  * first (prctl PR_SET_SHADOW_STACK_STATUS), and from then on never returns
  * from _start: the GCS holds nothing _start could return to. Exit status 2

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The frame-record push and frame pointer that open most functions, where
- * uprobes sit most (tests.d/uprobes.sh probes the labels):
+ * uprobes sit most (tests/guest/uprobes.sh probes the labels):
  *
  * 1. frame_fn, called ten times, pushes x29 and x30 with probe_push, sets
  *    x29 with probe_fp, and checks that the record holds the caller's x29

@@ -5,7 +5,7 @@
 # tracefs files, booted with kmemleak on.  Fails on an oops, a warning, a
 # lost event or a leak. FUZZ_TIMEOUT (1800 s) bounds the guest's run: the
 # debug kernel needs more.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../../settings.sh"
 
 BOOT_ARGS="kmemleak=on ${FUZZ_N:+fuzz_n=$FUZZ_N}" \
 	"$HARNESS/guest/boot.sh" fuzz "${FUZZ_TIMEOUT:-1800}" >"$LOGS/fuzz.out" 2>&1 || {

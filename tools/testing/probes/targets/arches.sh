@@ -15,7 +15,7 @@
 # Each architecture and kernel has its own hard-linked tree, built in tree
 # (build/arches/ARCH/KERNEL/src), so that with every path relative an
 # object hashes the same in ccache for both kernels and every architecture.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 A=$BUILD/arches
 FRAG=$HARNESS/build/config/arches.config

@@ -10,7 +10,7 @@
 # uprobe takes two exceptions, and a uretprobe two BRKs a call. Prints,
 # per kind, the instructions of that call and the functions that took
 # them, most first; PROFILE_TRACE=1 keeps every PC in $LOGS/profile.pcs.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../../settings.sh"
 
 port=${PROFILE_PORT:-1234}
 vmlinux=$OBJ/vmlinux

@@ -108,7 +108,7 @@ command -v ip >/dev/null && ip link set lo up 2>/dev/null
 	fi
 	# lib/probe_vfs_getname.sh picks its line to probe out of this listing;
 	# perf looks for the source under the directory the file was compiled
-	# in (clients.sh and guest.sh put it there).
+	# in (clients.sh and clients-guest.sh put it there).
 	echo "guest: perf probe -L getname_flags, where lib/probe_vfs_getname.sh looks for the line to probe:"
 	timeout -k 5 600 perf probe -L getname_flags 2>&1 | head -n 20 | sed 's/^/guest:   /'
 } >$guest 2>&1

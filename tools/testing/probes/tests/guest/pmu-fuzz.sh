@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # perf's kprobe and uprobe PMUs fed random and edge-case attributes
-# (progs/pmu_probe.c): unknown, huge and unterminated names and paths,
+# (pmu_probe.c, beside it): unknown, huge and unterminated names and paths,
 # offsets past a function or a file and inside an instruction, raw
 # addresses into data, user space, the vectors and module space, the
 # return-probe bit, files that are not regular or no longer there, bad

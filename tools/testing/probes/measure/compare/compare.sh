@@ -7,7 +7,7 @@
 # anything else fails. Then the kprobes blacklists: every function
 # upstream's lists that the series' kernel has must be on the series'
 # list too, or be listed in compare.blacklist with the reason.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../../settings.sh"
 
 out=$BUILD/compare
 mkdir -p "$out"
@@ -26,12 +26,12 @@ for k in upstream series; do
 		sed -n '/^@blacklist$/,/^@endblacklist$/p' | grep -v '^@' >"$out/$k.blacklist"
 	# shellcheck disable=SC2016
 	"${CROSS_COMPILE}nm" --defined-only \
-		"$(KERNEL=$k bash -c '. "$1/lib.sh" && echo "$OBJ"' _ "$HARNESS")/vmlinux" |
+		"$(KERNEL=$k bash -c '. "$1/settings.sh" && echo "$OBJ"' _ "$HARNESS")/vmlinux" |
 		awk '$2 ~ /^[tT]$/ { print $3 }' | sort -u >"$out/$k.text"
 done
 
 blacklist_ok=0
-python3 - "$out" "$HARNESS/suites/compare/compare.blacklist" <<'PY' || blacklist_ok=1
+python3 - "$out" "$HARNESS/measure/compare/compare.blacklist" <<'PY' || blacklist_ok=1
 import sys
 
 out, listed_path = sys.argv[1], sys.argv[2]
@@ -70,7 +70,7 @@ print(f"blacklist: upstream {len(up)} functions, series {len(ours)}; "
 sys.exit(1 if bad or stale or not up else 0)
 PY
 
-python3 - "$out/upstream.txt" "$out/series.txt" "$HARNESS/suites/compare/compare.expected" <<'PY' || exit 1
+python3 - "$out/upstream.txt" "$out/series.txt" "$HARNESS/measure/compare/compare.expected" <<'PY' || exit 1
 import sys
 
 def load(path):

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # `make check-clients`: the tools people probe with, bpftrace and perf,
 # perf's own tests of probes (perf test) and the ftracetest tests that need
-# a real shell, run on a Debian userland in the guest (guest.sh,
+# a real shell, run on a Debian userland in the guest (clients-guest.sh,
 # clients.d/), on each kernel of KERNELS (series and upstream, side
 # by side) for each guest of GUESTS (arm64).
 # The kernels are make check's (DWARF, BTF and virtio disks:
@@ -10,7 +10,7 @@
 # per architecture and reused; the kernel's vmlinux goes to the guest on a
 # second disk, for perf probe; the kernel's own BPF selftests runner,
 # test_progs, with the tests of probes and the kernel's bpf_testmod.ko, on
-# a third (bpf-selftests.sh, clients.d/bpf-selftests.sh).
+# a third (bpf-selftests-image.sh, clients.d/bpf-selftests.sh).
 # CLIENTS_SUITES=NAME[,NAME...] runs only those suites of clients.d/
 # (bpf-selftests, bpftrace, ftracetest, libbpf-tools, load, perf,
 # perf-tests), for work on one.
@@ -26,7 +26,7 @@ case ${FLAVOR:-} in
 debug) slow=3 ;;
 *) echo "check-clients: FLAVOR must be empty or debug, not '$FLAVOR'" >&2; exit 2 ;;
 esac
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../../settings.sh"
 
 GUESTS=${GUESTS:-arm64}
 KERNELS=${KERNELS:-series upstream}
@@ -58,7 +58,7 @@ rc=0
 kernel_files() {
 	local img=$KDIR/kernel-files.img dir=$KDIR/kernel-files release size f
 	local sources="fs/open.c fs/namei.c"
-	if [ "$img" -nt "$OBJ/vmlinux" ] && [ "$img" -nt "$HARNESS/suites/clients/clients.sh" ]; then
+	if [ "$img" -nt "$OBJ/vmlinux" ] && [ "$img" -nt "$HARNESS/tests/clients/clients.sh" ]; then
 		return
 	fi
 	release=$(cat "$OBJ/include/config/kernel.release")
@@ -120,7 +120,7 @@ for guest in $GUESTS; do
 	for kernel in $KERNELS; do
 		export GUEST=$guest KERNEL=$kernel
 		KDIR=
-		. "$HARNESS/lib.sh"
+		. "$HARNESS/settings.sh"
 		results=$LOGS/clients.boot-results
 		mkdir -p "$LOGS"
 		rm -f "$LOGS"/clients-*.results
@@ -137,7 +137,7 @@ for guest in $GUESTS; do
 			# own; the other suites run.
 			bpfsel=
 			if selected bpf-selftests; then
-				if ! bpfsel=$("$HARNESS/suites/clients/bpf-selftests.sh" image 2>"$LOGS/clients-bpf-selftests.log"); then
+				if ! bpfsel=$("$HARNESS/tests/clients/bpf-selftests-image.sh" image 2>"$LOGS/clients-bpf-selftests.log"); then
 					bpfsel=
 					verdict bpf-selftests FAIL build >>"$results"
 					{ echo "@log bpf-selftests build"; tail -60 "$LOGS/clients-bpf-selftests.log"

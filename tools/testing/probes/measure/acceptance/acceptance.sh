@@ -3,7 +3,7 @@
 # `make acceptance`: the share of instruction offsets, over a sample of
 # kernel functions, at which a kernel accepts a kprobe, and what it refuses,
 # by instruction.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../../settings.sh"
 
 "$HARNESS/guest/boot.sh" acceptance 1800 >"$LOGS/acceptance.out" 2>&1 ||
 	{ tail -20 "$LOGS/acceptance.out"; die "the acceptance run failed"; }

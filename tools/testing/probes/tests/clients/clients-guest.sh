@@ -56,7 +56,7 @@ if [ -f $root/boot/comp-dirs ]; then
 	done <$root/boot/comp-dirs
 fi
 # test_progs, the kernel's own BPF selftests runner, and this kernel's
-# bpf_testmod.ko, on a third disk when the host built them (bpf-selftests.sh;
+# bpf_testmod.ko, on a third disk when the host built them (bpf-selftests-image.sh;
 # clients.d/bpf-selftests.sh runs them from there).
 if bpfsel=$(disk bpf-selftests 2>/dev/null); then
 	mkdir -p $root/bpf-selftests

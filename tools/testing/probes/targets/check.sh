@@ -5,7 +5,7 @@
 # bpftrace's and libbpf-tools' on a Debian userland; run the host's own
 # tests once; judge everything against the expectations. Each report ends
 # with its totals, then the sum of all of them.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 GUESTS=${GUESTS:-arm64 x86_64}
 out=$BUILD/check-$KERNEL$VARIANT
@@ -15,16 +15,16 @@ rc=0
 # The tests of the host, which no guest's kernel changes.
 host=$out/host.results
 : >"$host"
-for t in "$HARNESS/suites/harness/selftest.sh" "$HARNESS"/suites/host/*-test.sh; do
+for t in "$HARNESS/tests/harness/selftest.sh" "$HARNESS"/tests/host/*-test.sh; do
 	[ -x "$t" ] && { "$t" >>"$host" 2>&1 || true; }
 done
 "$HARNESS/report.py" --no-total host "$KERNEL" "$host" | tee "$out/host.report" || rc=1
 
 for guest in $GUESTS; do
 	export GUEST=$guest
-	# lib.sh's per-guest settings, for this guest (its own KDIR too).
+	# settings.sh's per-guest settings, for this guest (its own KDIR too).
 	KDIR=
-	. "$HARNESS/lib.sh"
+	. "$HARNESS/settings.sh"
 	results=$LOGS/boot.results
 	mkdir -p "$LOGS"
 	: >"$results"
@@ -61,7 +61,7 @@ done
 if [ -n "$CHECK_CLIENTS" ]; then
 	rm -rf "$out/clients"
 	GUESTS=$GUESTS KERNELS=$KERNEL CLIENTS_SUITES=$CHECK_CLIENTS \
-	CLIENTS_REPORTS=$out/clients "$HARNESS/suites/clients/clients.sh" || rc=1
+	CLIENTS_REPORTS=$out/clients "$HARNESS/tests/clients/clients.sh" || rc=1
 	for g in $GUESTS; do
 		reports+=("$out/clients/$g-$KERNEL.report")
 	done

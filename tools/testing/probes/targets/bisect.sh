@@ -17,7 +17,7 @@
 #                   step, so that a symbol no step defines shows too
 # Each architecture has its own clone of the base repository in
 # build/bisect/GUEST, built in tree as make check builds.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../settings.sh"
 
 guests=${BISECT_GUESTS:-arm64 x86_64}
 top=$BUILD/bisect
@@ -52,8 +52,8 @@ for guest in $guests; do
 	GUEST=$guest
 	KERNEL=series
 	KDIR=$BUILD/$GUEST/series
-	# shellcheck source=lib.sh
-	. "$HARNESS/lib.sh"
+	# shellcheck source=settings.sh
+	. "$HARNESS/settings.sh"
 	config=$KDIR/src/.config
 	# make check's tree and configuration for this guest, built if stale.
 	"$HARNESS/build/assemble.sh"
@@ -139,7 +139,7 @@ if [ "${BISECT_BOOT:-1}" != 0 ]; then
 		GUEST=$guest "$HARNESS/build/initramfs.sh" >/dev/null
 		GUEST=$guest BOOT_ARGS="suites=ftracetest" "$HARNESS/guest/boot.sh" check 1800 >/dev/null ||
 			die "bisect: the $guest guest's boot failed"
-		logs=$(GUEST=$guest bash -c ". '$HARNESS/lib.sh' && echo \$LOGS")
+		logs=$(GUEST=$guest bash -c ". '$HARNESS/settings.sh' && echo \$LOGS")
 		"$HARNESS/report.py" "$guest" series "$logs/check.results" ||
 			die "bisect: ftracetest failed on $guest at the last step"
 	done

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The project's guest tests (tests.d/) alone, for work on one of them:
-# those named by tests=NAME[,NAME...] on the kernel command line, or all.
+# `make tests`' guest job: the project's guest tests (tests/guest/,
+# /harness/tests.d/ here) alone, for work on one of them: those named by
+# tests=NAME[,NAME...] on the kernel command line, or all.
 . /harness/lib.sh
 names=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^tests=//p' | tr , ' ')
 [ -n "$names" ] || names=$(cd /harness/tests.d && ls | tr "\n" " ")

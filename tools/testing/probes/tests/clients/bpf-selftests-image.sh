@@ -6,9 +6,9 @@
 # named in TESTS below and every prog_tests/ file whose name says kprobe or
 # uprobe, on each kernel of the clients flavour.
 #
-#   bpf-selftests.sh          build what $GUEST's $KERNEL guest needs, or
-#                             reuse it; the last line of stderr says where
-#   bpf-selftests.sh image    the same, then print the disk image's path
+#   bpf-selftests-image.sh          build what $GUEST's $KERNEL guest needs, or
+#                                   reuse it; the last line of stderr says where
+#   bpf-selftests-image.sh image    the same, then print the disk image's path
 #
 # test_progs is built once per guest architecture, in a Debian trixie root
 # of its own ($BUILD/roots/bpfsel, made with debootstrap; the host's
@@ -42,7 +42,7 @@
 # of the vmlinux it is built against does; the module when its kernel does.
 # Every compile runs at nice 19 with at most 2 jobs (BPF_SELFTESTS_JOBS):
 # kernel builds on the same machine keep their priority.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../../settings.sh"
 # shellcheck source=debroot.sh
 . "$HARNESS/build/debroot.sh"
 
@@ -91,7 +91,7 @@ libzstd-dev:arm64 libssl-dev:arm64 pkgconf:arm64"
 # that the mounts go with (as clangroot.sh's).
 in_root() {
 	BPFSEL_NAMESPACE=private nice -n 19 unshare --mount --propagation private -- \
-		"$HARNESS/suites/clients/bpf-selftests.sh" __mount "$@"
+		"$HARNESS/tests/clients/bpf-selftests-image.sh" __mount "$@"
 }
 
 # ensure_root: the root, made or completed; silent when done.
@@ -275,7 +275,7 @@ __mount)
 		PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
 		/bin/sh -c 'cd "$1" 2>/dev/null || cd /; shift; exec "$@"' sh "$PWD" "$@"
 	;;
-*) die "usage: bpf-selftests.sh [image]" ;;
+*) die "usage: bpf-selftests-image.sh [image]" ;;
 esac
 
 start=$SECONDS
@@ -285,7 +285,7 @@ ensure_root
 # test_progs's key: the base, the root's packages, this script, the
 # series' patches of the tests and the BTF vmlinux.h is made from.
 # shellcheck disable=SC2046
-key=$({ cat "$BUILD/base/VERSION" "$rootdir/done" "$HARNESS/suites/clients/bpf-selftests.sh" \
+key=$({ cat "$BUILD/base/VERSION" "$rootdir/done" "$HARNESS/tests/clients/bpf-selftests-image.sh" \
 	$(series_selftest_patches); btf_sum "$btf_vmlinux"; } | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$top/key" 2>/dev/null)" = "$key" ] && [ -x "$out/test_progs" ]; then
 	say "bpf-selftests: reusing $out/test_progs (key ${key:0:12})"
@@ -306,7 +306,7 @@ fi
 
 # The module's key: the kernel it is for (its release, symbols and BTF)
 # and this script.
-kkey=$({ cat "$OBJ/include/config/kernel.release" "$OBJ/Module.symvers" "$HARNESS/suites/clients/bpf-selftests.sh"
+kkey=$({ cat "$OBJ/include/config/kernel.release" "$OBJ/Module.symvers" "$HARNESS/tests/clients/bpf-selftests-image.sh"
 	 btf_sum "$OBJ/vmlinux"; } | sha256sum | cut -d' ' -f1)
 if [ "$(cat "$kmod/key" 2>/dev/null)" = "$kkey" ] && [ -f "$kmod/bpf_testmod.ko" ]; then
 	say "bpf-selftests: reusing $kmod/bpf_testmod.ko"
@@ -319,7 +319,7 @@ else
 fi
 
 if [ ! -f "$img" ] || [ "$out/test_progs" -nt "$img" ] || [ "$kmod/key" -nt "$img" ] ||
-   [ "$HARNESS/suites/clients/bpf-selftests.sh" -nt "$img" ]; then
+   [ "$HARNESS/tests/clients/bpf-selftests-image.sh" -nt "$img" ]; then
 	make_image
 fi
 say "bpf-selftests: $img ($(du -m "$img" | cut -f1) MiB), wall time $((SECONDS - start)) s"

@@ -13,7 +13,7 @@
 # booted in the same run (its timed pass only), so that a change is
 # measured against the tree before it and against upstream in one run:
 # cross-run figures move with the base's and QEMU's versions.
-. "$(dirname "$0")/../../lib.sh"
+. "$(dirname "$0")/../../settings.sh"
 
 n=${BENCH_N:-20000}
 # The exceptions pass's calls per kind: its counts are exact, not timed.
@@ -118,7 +118,7 @@ timed() {
 	env "$@" QEMU_EXTRA="-icount shift=0,sleep=off" BOOT_ARGS="bench_n=$n" \
 		"$HARNESS/guest/boot.sh" bench 1800 >"$out/$k.boot" 2>&1 ||
 		{ tail -20 "$out/$k.boot"; die "the $k kernel's bench run failed"; }
-	logs=$(env "$@" bash -c '. "$1/lib.sh"; echo "$LOGS"' - "$HARNESS")
+	logs=$(env "$@" bash -c '. "$1/settings.sh"; echo "$LOGS"' - "$HARNESS")
 	tr -d '\r' <"$logs/bench.results" | grep '^@' >"$out/$k.txt"
 }
 

@@ -1,10 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The kernel's own BPF selftests of probes: 7.3's test_progs, built by the
-# host (bpf-selftests.sh) with only its tests of kprobes, uprobes and their
+# host (bpf-selftests-image.sh) with only its tests of kprobes, uprobes and their
 # BPF links (attach_probe, kprobe_multi_test, uprobe_multi_test, bpf_cookie,
 # missed, fill_link_info...), on the disk labelled bpf-selftests that
-# guest.sh mounts at /bpf-selftests, with this kernel's
+# clients-guest.sh mounts at /bpf-selftests, with this kernel's
 # bpf_testmod.ko, which test_progs loads from its directory for the tests
 # of module functions. Every test that test_progs lists runs alone
 # (-a NAME, an exact name), bounded in time, with -v: each subtest's output
