@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: BPF error injection (bpf_override_return()) through the kprobe PMU
+# requires: /sys/bus/event_source/devices/kprobe
 # BPF error injection (bpf_override_return()) through the perf kprobe PMU,
 # as bpftrace's override() and BCC's inject use it: allowed only at the
 # entry of a function on the error-injection list, where the caller sees

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: Values the newer argument forms record: $current, this_cpu_read(), BTF typecasts
+# requires: kprobe_events
 # What the newer argument forms record, each checked against a value the
 # record or the workload gives another way: $current's fields against
 # the task the record names, this_cpu_read() against the record's CPU,

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: Probes at a function's entry armed through its ftrace site
+# requires: kprobe_events CONFIG_KPROBES_ON_FTRACE
 # Probes at a function's entry armed through its ftrace site
 # (KPROBES_ON_FTRACE; on arm64 the series' probes/ftrace.c): the probe is
 # listed [FTRACE] and in enabled_functions while enabled and only then,

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: uprobes under a guarded control stack (GCS), and uprobes on MOPS sequences
+# requires: arch:aarch64 uprobe_events
 # uprobes under a guarded control stack (progs/arm64/gcs_target.S). The BL,
 # BLR and RET that a uprobe simulates must push to and pop from a task's
 # GCS as the CPU would, and a uretprobe's hijack of x30 must replace the

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: One hit recorded into several instances' buffers, and perf's, at once
+# requires: dynamic_events instances
 # One hit recorded into several instances' buffers at once. The series
 # fetches the arguments once, into the first buffer's record, and copies
 # them into the others: each instance must still show exactly its own

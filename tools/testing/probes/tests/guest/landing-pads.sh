@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: Probes on the first instruction of functions called through pointers (BTI, kCFI)
+# requires: kprobe_events kprobe_profile
 # Probes on the first instruction of functions called through pointers: a
 # system call's handler (from the call table) and tmpfs's read_iter (from
 # the file operations), entry and return probes, on the breakpoint path

@@ -1,10 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: What each lockdown level allows of probes (it locks the kernel down: last)
+# requires: /sys/kernel/security/lockdown
 # Lockdown (SECURITY_LOCKDOWN_LSM). The kernel is raised to "integrity",
 # then to "confidentiality", through securityfs: the same state as
 # booting with lockdown=LEVEL, and one way only, so this test runs after
-# every other (check.sh, tests.sh). What each level allows is upstream
-# 7.3's, as 6.12's (upstream passes these checks on both):
+# every other (targets/check-guest.sh, tests-guest.sh). What each level
+# allows is upstream 7.3's, as 6.12's (upstream passes these checks on
+# both):
 #   integrity        everything: kprobe and kretprobe events through
 #                    tracefs and the PMU, with arguments that read kernel
 #                    memory, and uprobe events (kprobes are a

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: arm64's optimized probes: detours, the run-time switch, removal under load
+# requires: arch:aarch64 /proc/sys/debug/kprobes-optimization
 # Optimized probes (arch/arm64/kernel/probes/opt.c): what ftracetest's
 # kprobe_opt_types.tc checks (it skips aarch64), the run-time switch, every
 # hit recorded through a detour, the detours within reach under KASLR,

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: perf's kprobe and uprobe PMUs fed random and edge-case attributes
+# requires: /sys/bus/event_source/devices/kprobe /sys/bus/event_source/devices/uprobe
 # perf's kprobe and uprobe PMUs fed random and edge-case attributes
 # (pmu_probe.c, beside it): unknown, huge and unterminated names and paths,
 # offsets past a function or a file and inside an instruction, raw

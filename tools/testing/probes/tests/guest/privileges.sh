@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: Who may make probes: an unprivileged user, CAP_PERFMON alone, root
+# requires: /sys/bus/event_source/devices/kprobe
 # Who may make probes. An unprivileged user (uid 1000, no capability,
 # through progs/drop_privs) may open no probe file of tracefs, for reading
 # or writing, even with tracefs's root opened to all (mode=755), and may

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: A kprobe event on every instruction of busy functions, every hit recorded
+# requires: kprobe_events kprobe_profile
 # Stress: a kprobe event on every instruction of a few dozen busy functions
 # (harness/stress.funcs), all enabled while fork, file and pipe work runs
 # on both CPUs. Every hit kprobe_profile counts must have been written to

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: trace-cmd shows kprobe and kretprobe events' arguments as cat trace does
+# requires: kprobe_events trace-cmd
 # A real client: Debian's trace-cmd, whose libtraceevent formats the
 # records from each event's format file, must show for kprobe and kretprobe
 # events with arguments of every type the same values `cat trace` shows.

@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: Where no probe may sit: exception entry, noinstr, the kprobes core, outside the text
+# requires: kprobe_events /sys/bus/event_source/devices/kprobe
 # Where no probe may sit. A breakpoint in the code that takes or returns
 # from an exception, in noinstr code (entered before the kernel's state
 # is set up), in the kprobes core and the backend's handlers (.kprobes.text

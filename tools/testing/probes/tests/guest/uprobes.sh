@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: arm64 uprobe events on user programs: BL, LDR literal, ADD, TBZ, return, strings
+# requires: arch:aarch64 uprobe_events
 # uprobe events on user programs (progs/arm64/): probes on a BL,
 # an LDR literal, the ADD after it and a TBZ, a return probe, and a string
 # argument on a page the program never touches. The

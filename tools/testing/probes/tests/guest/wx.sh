@@ -1,5 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
+# description: W^X: no kernel mapping writable and executable while probes write text and slots
+# requires: kprobe_events CONFIG_PTDUMP_DEBUGFS
 # W^X. Probes write kernel text and put code in memory of their own: the
 # slots that step an instruction out of line and the detours of optimized
 # probes (the kprobes core's insn and optinsn pages). None of that may
