@@ -352,21 +352,12 @@ void trace_probe_show_args(struct seq_file *m, struct trace_probe *tp)
 #ifdef CONFIG_PROBE_EVENTS_DUMP_FETCHARG
 /*
  * The dump names the steps of an argument's program with the operation
- * names the fetch-argument dumps have always used (REG, DEREF, ST_MEM,
- * ...), one step where a program of the old form had one instruction, so
- * that a dump reads the same whichever kernel printed it.
+ * names of the fetch-argument dump's format (REG, DEREF, ST_MEM, ...), a
+ * step for each instruction a program of the instruction-list form has,
+ * so that tools and people reading dumps find what they know.
  */
-static void dump_sep(struct seq_file *m, bool *first)
+static void dump_base(struct seq_file *m, const struct fetch_prog *p)
 {
-	if (!*first)
-		seq_puts(m, " -> ");
-	*first = false;
-}
-
-static void dump_base(struct seq_file *m, const struct fetch_prog *p,
-		      bool *first)
-{
-	dump_sep(m, first);
 	switch (p->base) {
 	case FETCH_BASE_REG:
 		seq_printf(m, "REG(%lu)", p->param);
@@ -416,28 +407,22 @@ static void dump_base(struct seq_file *m, const struct fetch_prog *p,
 
 /* Access @i, its per-CPU step first; @op NULL: a DEREF or a UDEREF. */
 static void dump_access(struct seq_file *m, const struct fetch_prog *p,
-			unsigned int i, const char *op, unsigned int size,
-			bool *first)
+			unsigned int i, const char *op, unsigned int size)
 {
-	bool user = p->user & BIT(i);
-
-	if (p->percpu & BIT(i)) {
-		dump_sep(m, first);
-		seq_puts(m, "CPU_PTR");
-	}
-	dump_sep(m, first);
+	if (p->percpu & BIT(i))
+		seq_puts(m, " -> CPU_PTR");
 	if (!op)
-		seq_printf(m, "%s(offset=%ld)", user ? "UDEREF" : "DEREF",
-			   p->offs[i]);
+		seq_printf(m, " -> %s(offset=%ld)",
+			   p->user & BIT(i) ? "UDEREF" : "DEREF", p->offs[i]);
 	else
-		seq_printf(m, "%s(offset=%ld,size=%u)", op, p->offs[i], size);
+		seq_printf(m, " -> %s(offset=%ld,size=%u)", op, p->offs[i],
+			   size);
 }
 
 static void dump_arg(struct seq_file *m, const struct probe_arg *a)
 {
 	const struct fetch_prog *p = &a->prog;
 	unsigned int i, n = p->nderef, size = a->type->size;
-	bool first = true, last_user = n && (p->user & BIT(n - 1));
 	const char *store = NULL;
 
 	/*
@@ -445,43 +430,35 @@ static void dump_arg(struct seq_file *m, const struct probe_arg *a)
 	 * value, a symbol's name, or an array of strings comes after it.
 	 */
 	if (p->store == FETCH_STORE_MEM)
-		store = last_user ? "ST_UMEM" : "ST_MEM";
+		store = p->user_store ? "ST_UMEM" : "ST_MEM";
 	else if (p->store == FETCH_STORE_STRING && n && !p->count)
 		store = p->user_store ? "ST_USTRING" : "ST_STRING";
 	if (store)
 		n--;
 
 	seq_printf(m, "#  %s: ", a->name);
-	dump_base(m, p, &first);
+	dump_base(m, p);
 	for (i = 0; i < n; i++)
-		dump_access(m, p, i, NULL, 0, &first);
+		dump_access(m, p, i, NULL, 0);
 	if (store) {
-		dump_access(m, p, n, store, size, &first);
+		dump_access(m, p, n, store, size);
 	} else {
-		if (p->percpu & BIT(n)) {
-			dump_sep(m, &first);
-			seq_puts(m, "CPU_PTR");
-		}
-		dump_sep(m, &first);
+		if (p->percpu & BIT(n))
+			seq_puts(m, " -> CPU_PTR");
 		if (p->store == FETCH_STORE_RAW)
-			seq_printf(m, "ST_RAW(size=%u)", size);
+			seq_printf(m, " -> ST_RAW(size=%u)", size);
 		else
-			seq_printf(m, "%s(offset=0,size=%u)",
+			seq_printf(m, " -> %s(offset=0,size=%u)",
 				   p->store == FETCH_STORE_SYMSTR ? "ST_SYMSTR" :
 				   !strcmp(a->type->name, "ustring") ?
 				   "ST_USTRING" : "ST_STRING", size);
 	}
-	if (p->bf_rshift) {
-		dump_sep(m, &first);
-		seq_printf(m, "MOD_BF(basesize=%u,lshift=%u,rshift=%u)",
+	if (p->bf_rshift)
+		seq_printf(m, " -> MOD_BF(basesize=%u,lshift=%u,rshift=%u)",
 			   p->bf_size, p->bf_lshift, p->bf_rshift);
-	}
-	if (a->count) {
-		dump_sep(m, &first);
-		seq_printf(m, "LP_ARRAY(%u)", a->count);
-	}
-	dump_sep(m, &first);
-	seq_puts(m, "END\n");
+	if (a->count)
+		seq_printf(m, " -> LP_ARRAY(%u)", a->count);
+	seq_puts(m, " -> END\n");
 }
 
 /**

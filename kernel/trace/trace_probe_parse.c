@@ -130,6 +130,8 @@ static const struct fetch_type *find_fetch_type(const char *name,
  * program needs: a base is one, a symbol two, every memory access one.
  * @depth is how many "+OFFS(" the token being parsed is inside.  @typed
  * is set when the argument names its type, which BTF then does not choose.
+ * @field is the last BTF member name read, where an error about the type
+ * it gives the value points.
  */
 struct arg_parse {
 	struct traceprobe_parse_context	*ctx;
