@@ -76,18 +76,6 @@ static bool print_value(const struct fetch_type *t, struct trace_seq *s,
 	return !trace_seq_has_overflowed(s);
 }
 
-/* An event probe's argument names a field of the event it reads. */
-struct ftrace_event_field *probe_event_field(struct trace_event_call *event,
-					     const char *name)
-{
-	struct ftrace_event_field *field;
-
-	list_for_each_entry(field, trace_get_fields(event), link)
-		if (!strcmp(field->name, name))
-			return field;
-	return NULL;
-}
-
 /*
  * Whether the program's first access reads memory that is there for sure,
  * aligned: a field of current's task_struct, or this CPU's copy of a

@@ -6,6 +6,9 @@
  * The parser (trace_probe_parse.c), the event core (trace_probe.c) and
  * the front ends report here, and this file calls none of them: it knows
  * only the words of the command being parsed and the error texts.
+ *
+ * The one lookup the parser makes in the kernel's tables, an event's
+ * field by name, is here too, so that the parser calls nothing above it.
  */
 #define pr_fmt(fmt)	"trace_probe: " fmt
 
@@ -229,4 +232,22 @@ void __trace_probe_log_err(int offset, int err)
 	tracing_log_err(NULL, probe_log.subsystem, cmd,
 			(const char **)probe_error_text, err, pos);
 	kfree(cmd);
+}
+
+/**
+ * probe_event_field - the field an event probe's argument names
+ * @event: the event the probe is attached to
+ * @name: the field's name
+ *
+ * Return: the field, or NULL if @event has none of that name.
+ */
+struct ftrace_event_field *probe_event_field(struct trace_event_call *event,
+					     const char *name)
+{
+	struct ftrace_event_field *field;
+
+	list_for_each_entry(field, trace_get_fields(event), link)
+		if (!strcmp(field->name, name))
+			return field;
+	return NULL;
 }

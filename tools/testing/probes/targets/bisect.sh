@@ -12,9 +12,15 @@
 # each guest then boots make check's kernel and runs ftracetest's kprobe/
 # and dynevent/ directories (make check's ftracetest suite) on it.
 #   BISECT_GUESTS   the architectures (default: arm64 x86_64)
-#   BISECT_BOOT=0   skip the boot
+#   BISECT_BOOT=0   skip the boots
 #   BISECT_FULL=1   also build the whole kernel and its modules at each
-#                   step, so that a symbol no step defines shows too
+#                   step, so that a symbol no step defines shows too, and
+#                   boot the steps that change kernel/trace/ or the
+#                   architecture's probes: each runs ftracetest's kprobe/
+#                   and dynevent/ of its own tree, and no test may fail
+#                   (unsupported ones aside)
+#   BISECT_STEPS    with BISECT_FULL=1, only these steps (numbers,
+#                   "3 14-20"): the others build their objects alone
 # Each architecture has its own clone of the base repository in
 # build/bisect/GUEST, built in tree as make check builds.
 . "$(dirname "$0")/../settings.sh"
@@ -27,6 +33,18 @@ mkdir -p "$top"
 start_all=$(date +%s)
 
 g() { git -c user.name=probes -c user.email=probes@localhost "$@"; }
+# in_steps N: whether step N is one of BISECT_STEPS (all when unset).
+in_steps() {
+	local r
+	[ -n "${BISECT_STEPS:-}" ] || return 0
+	for r in $BISECT_STEPS; do
+		case $r in
+		*-*) [ "$1" -ge "${r%-*}" ] && [ "$1" -le "${r#*-}" ] && return 0 ;;
+		*) [ "$1" = "$r" ] && return 0 ;;
+		esac
+	done
+	return 1
+}
 
 "$TOP/series/series.sh"
 patches=$(find "$BUILD/patches" -name '[0-9]*.patch' ! -name '0000-*' | sort)
@@ -76,9 +94,37 @@ for guest in $guests; do
 		die "bisect: the series changes files make check's tree does not"
 
 	case $GUEST in
-	arm64) objs=(arch/arm64/kernel/probes/ arch/arm64/kernel/debug-monitors.o) ;;
-	x86_64) objs=(arch/x86/kernel/kprobes/ arch/x86/kernel/traps.o) ;;
+	arm64) objs=(arch/arm64/kernel/probes/ arch/arm64/kernel/debug-monitors.o)
+	       probes_dir=arch/arm64/kernel/probes/ ;;
+	x86_64) objs=(arch/x86/kernel/kprobes/ arch/x86/kernel/traps.o)
+		probes_dir=arch/x86/kernel/kprobes/ ;;
 	esac
+	# boot_step N SUBJECT: boot this step's kernel, built in $tree, with
+	# its modules and its own ftracetest, from a guest directory of its
+	# own (build/bisect/GUEST-boot, whose src is the tree).
+	boot_step() (
+		KDIR=$top/$GUEST-boot
+		mkdir -p "$KDIR"
+		ln -sfn "$tree" "$KDIR/src"
+		# shellcheck source=settings.sh
+		. "$HARNESS/settings.sh"
+		rm -rf "$KDIR/modules"
+		"${KMAKE[@]}" INSTALL_MOD_PATH="$KDIR/modules" INSTALL_MOD_STRIP=1 \
+			modules_install >>"$log" 2>&1 || { say "bisect: $GUEST $1: modules_install failed"; exit 1; }
+		"$HARNESS/build/initramfs.sh" >>"$log" 2>&1 || { say "bisect: $GUEST $1: initramfs failed"; exit 1; }
+		boot_start=$(date +%s)
+		flock "$BUILD/.guest.lock" env BOOT_ARGS="suites=ftracetest" "$HARNESS/guest/boot.sh" check 1800 >/dev/null 2>&1 ||
+			{ say "bisect: $GUEST $1 FAILED to boot or run: $2 (console: $LOGS/check.console)"; exit 1; }
+		cp "$LOGS/check.results" "$top/logs/$GUEST-$(printf %02d "$1").results"
+		failed=$(grep -c '^not ok' "$LOGS/check.results" || true)
+		passed=$(grep -c '^ok [0-9]* [^#]*$' "$LOGS/check.results" || true)
+		if [ "$failed" != 0 ] || [ "$passed" = 0 ]; then
+			say "bisect: $GUEST $1 ftracetest: $passed passed, $failed failed: $2"
+			grep '^not ok' "$LOGS/check.results" >&2 || true
+			exit 1
+		fi
+		say "bisect: $GUEST $1 boots, ftracetest $passed passed, none failed ($(($(date +%s) - boot_start)) s)"
+	)
 	objs+=(kernel/kprobes.o kernel/events/ kernel/trace/)
 	KMAKE=(make -s "${KBUILD_CC[@]}" -j"$JOBS")
 	mkdir -p "$top/logs"
@@ -95,8 +141,12 @@ for guest in $guests; do
 		cp "$config" .config
 		step_start=$(date +%s)
 		flock 9
+		full=0
+		if [ "${BISECT_FULL:-0}" = 1 ] && in_steps "$n"; then
+			full=1
+		fi
 		if ! { "${KMAKE[@]}" olddefconfig && "${KMAKE[@]}" W=1 "${objs[@]}" &&
-		       { [ "${BISECT_FULL:-0}" = 0 ] ||
+		       { [ "$full" = 0 ] ||
 			 "${KMAKE[@]}" "$IMAGE_TARGET" modules; }; } >"$log" 2>&1; then
 			flock -u 9
 			say "bisect: $GUEST $n FAILED to build: $subject (log: $log)"
@@ -125,6 +175,10 @@ for guest in $guests; do
 			continue
 		fi
 		say "bisect: $GUEST $n builds, no warning in the series' files ($(($(date +%s) - step_start)) s): $subject"
+		if [ "$full" = 1 ] && [ "${BISECT_BOOT:-1}" != 0 ] &&
+		   git diff --name-only "$commit^" "$commit" | grep -qE "^(kernel/trace/|$probes_dir)"; then
+			boot_step "$n" "$subject" || bad=$((bad + 1))
+		fi
 	done
 	[ "$bad" -eq 0 ] || die "bisect: $GUEST: $bad of $n steps failed"
 	say "bisect: $GUEST: all $n steps build"
