@@ -1180,6 +1180,9 @@ static int tk_parse_place(struct probe_definition *def)
 				      &td->addr, &def->ctx);
 		if (ret)
 			return ret;
+	} else if (td->is_return) {
+		/* At an address: a function's entry, or registering fails. */
+		def->ctx.flags |= TPARG_FL_RETURN;
 	}
 	def->ctx.funcname = td->symbol;
 	def->print = td->is_return ? PROBE_PRINT_RETURN : PROBE_PRINT_NORMAL;

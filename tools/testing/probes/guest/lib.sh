@@ -130,6 +130,44 @@ ksym() { awk -v s="$1" '$3 == s && $2 ~ /^[tT]$/ { print $1; exit }' /proc/kalls
 # has_config OPTION: the kernel was built with CONFIG_OPTION=y.
 has_config() { grep -qx "CONFIG_$1=y" /harness/kernel.config; }
 
+# missing_requirements FILE: the words of a guest test's "# requires:"
+# line that this guest lacks, one a line: a tracefs file as ftracetest
+# writes it (kprobe_events), a kernel option (CONFIG_NAME, built in or a
+# module), a machine (arch:aarch64, as uname -m says), an absolute path,
+# or a program on PATH (trace-cmd). Only the comment lines the file opens
+# with are read.
+missing_requirements() {
+	sed -n '/^[^#]/q; s/^# requires://p' "$1" | tr ' \t' '\n\n' |
+	while read -r w; do
+		[ -n "$w" ] || continue
+		case $w in
+		arch:*) [ "$(uname -m)" = "${w#arch:}" ] ;;
+		CONFIG_*) grep -qE "^$w=[ym]\$" /harness/kernel.config ;;
+		/*) [ -e "$w" ] ;;
+		*) [ -e "/sys/kernel/tracing/$w" ] || command -v "$w" >/dev/null ;;
+		esac || echo "$w"
+	done
+}
+
+# run_guest_test FILE: run a test of tests/guest/ (/harness/tests.d/),
+# whose suite is its name; where the guest lacks something its
+# "# requires:" line lists, the test does not run and its suite reports
+# one SKIP, "requires", with what was missing as its log (ftracetest's
+# UNSUPPORTED).
+run_guest_test() {
+	rg_suite=${1##*/}
+	rg_suite=${rg_suite%.sh}
+	rg_missing=$(missing_requirements "$1")
+	if [ -z "$rg_missing" ]; then
+		"$1"
+		return
+	fi
+	result "$rg_suite" SKIP requires
+	echo "missing:" $rg_missing >/tmp/requires.log
+	log_file "$rg_suite" requires /tmp/requires.log
+	ktap_end
+}
+
 # kmemleak_on: kmemleak was built and runs from boot (the debug kernel).
 kmemleak_on() {
 	has_config DEBUG_KMEMLEAK && ! has_config DEBUG_KMEMLEAK_DEFAULT_OFF

@@ -4,10 +4,14 @@
 # requires: kprobe_events
 # What the newer argument forms record, each checked against a value the
 # record or the workload gives another way: $current's fields against
-# the task the record names, this_cpu_read() against the record's CPU,
-# BTF typecasts (plain, nested, container_of's "(STRUCT,FIELD)", on a
-# return value) against the name of the file read, or the same field
-# reached without a cast. ftracetest only checks they are accepted.
+# the task the record names, a per-CPU structure's fields (with BTF)
+# against the record's CPU and task, BTF typecasts (plain, nested,
+# container_of's "(STRUCT,FIELD)", on a return value) against the name
+# of the file read, or the same field reached without a cast. ftracetest
+# checks they are accepted; the series' ftracetest cases check reads
+# that fault (kprobe/kprobe_args_faulting_reads.tc), this_cpu_ptr() and
+# this_cpu_read() without BTF (kprobe/kprobe_args_this_cpu.tc), and an
+# entry argument at the return (kprobe/kretprobe_entry_arg_retval.tc).
 . /harness/lib.sh
 suite_start
 
@@ -32,27 +36,16 @@ run() {
 	echo 0 >"events/vals/$ev/enable"
 }
 
-# The scheduler's per-CPU run queue, reached through this CPU's copy:
-# each CPU's lies elsewhere; with BTF, its cpu member is the CPU the
-# record shows, its curr the task, and this_cpu_read() reads the word
-# this_cpu_ptr() points at.
+# The scheduler's per-CPU run queue, reached through this CPU's copy
+# with BTF: its cpu member is the CPU the record shows, its curr the
+# task. (this_cpu_ptr() and this_cpu_read() without BTF are ftracetest's
+# kprobe/kprobe_args_this_cpu.tc.)
 if has_config PROBE_EVENTS_BTF_ARGS; then
-	btf=" n=(rq)this_cpu_ptr(@runqueues)->cpu:s32 t=(rq)this_cpu_ptr(@runqueues)->curr c=\$current"
-fi
-echo "p:vals/cpu $f p=this_cpu_ptr(@runqueues) w=this_cpu_read(@runqueues):x64 w2=+0(this_cpu_ptr(@runqueues)):x64${btf:-}" \
-	>>kprobe_events
-check cpu-accepted [ $? -eq 0 ]
-for cpu in $(seq 0 $(($(nproc) - 1))); do
-	run cpu taskset -c "$cpu" $loop 20 1
-done
-ptrs=$(field p | sort -u | wc -l)
-check this-cpu-ptr-per-cpu [ "$ptrs" -eq "$(nproc)" ]
-field w >/tmp/fv.w
-field w2 >/tmp/fv.w2
-ok=false
-[ -s /tmp/fv.w ] && cmp -s /tmp/fv.w /tmp/fv.w2 && ok=true
-check this-cpu-read-is-the-word $ok
-if [ -n "${btf:-}" ]; then
+	echo "p:vals/cpu $f n=(rq)this_cpu_ptr(@runqueues)->cpu:s32 t=(rq)this_cpu_ptr(@runqueues)->curr c=\$current" \
+		>>kprobe_events
+	for cpu in $(seq 0 $(($(nproc) - 1))); do
+		run cpu taskset -c "$cpu" $loop 20 1
+	done
 	task_cpu | cut -d' ' -f2 >/tmp/fv.cpu
 	field n >/tmp/fv.n
 	cpus=$(sort -u /tmp/fv.cpu | wc -l)
@@ -66,17 +59,6 @@ if [ -n "${btf:-}" ]; then
 	[ -s /tmp/fv.t ] && cmp -s /tmp/fv.t /tmp/fv.c && ok=true
 	check this-cpu-rq-curr $ok
 fi
-echo >trace
-echo >kprobe_events
-
-# Reads that cannot fault are plain loads; these can, and must go the
-# guarded way: a word far past current's task_struct, and this_cpu_read()
-# of a variable that is not per-CPU. A hit records them (0 where the read
-# faults) and nothing oopses.
-echo "p:vals/far $f far=+0x40000000(\$current):u64 notpcpu=this_cpu_read(@jiffies):u64" \
-	>>kprobe_events
-run far $loop 10 1
-check unsafe-reads-recorded [ "$(grep -c ' far=.* notpcpu=' trace)" -ge 10 ]
 echo >trace
 echo >kprobe_events
 
@@ -187,13 +169,4 @@ echo >trace
 echo >kprobe_events
 $loaded || rmmod trace_events_sample
 
-# $arg1 at a kprobe's entry and, saved there, at its kretprobe's return,
-# with the return value: one open of a missing file (AT_FDCWD, -ENOENT).
-echo 'p:vals/oin do_sys_openat2 dfd=$arg1:s32' >>kprobe_events &&
-	echo 'r:vals/oout do_sys_openat2 dfd=$arg1:s32 r=$retval:s32' >>kprobe_events
-echo 1 >events/vals/enable
-cat /no/such/file >/dev/null 2>&1
-echo 0 >events/vals/enable
-check arg-at-entry grep -q ' oin: (.* dfd=-100$' trace
-check arg-and-retval-at-return grep -q ' oout: (.* dfd=-100 r=-2$' trace
 clean_slate

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: What each lockdown level allows of probes (it locks the kernel down: last)
-# requires: /sys/kernel/security/lockdown
+# requires: CONFIG_SECURITY_LOCKDOWN_LSM
 # Lockdown (SECURITY_LOCKDOWN_LSM). The kernel is raised to "integrity",
 # then to "confidentiality", through securityfs: the same state as
 # booting with lockdown=LEVEL, and one way only, so this test runs after
@@ -18,6 +18,7 @@
 #                    memory, still opens.
 # A kernel booted into a level (lockdown=LEVEL) is tested from that level
 # on; booted into confidentiality, tracefs has made none of its files.
+# The test mounts securityfs (/sys/kernel/security/lockdown) itself.
 . /harness/lib.sh
 lock=/sys/kernel/security/lockdown
 [ -e $lock ] || mount -t securityfs securityfs /sys/kernel/security 2>/dev/null

@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # description: arm64's optimized probes: detours, the run-time switch, removal under load
-# requires: arch:aarch64 /proc/sys/debug/kprobes-optimization
+# requires: arch:aarch64 kprobe_events
 # Optimized probes (arch/arm64/kernel/probes/opt.c): what ftracetest's
 # kprobe_opt_types.tc checks (it skips aarch64), the run-time switch, every
 # hit recorded through a detour, the detours within reach under KASLR,
@@ -10,6 +10,8 @@
 # other CPUs run through their detours. The host fails the run on any oops,
 # warning or hang. Two probes at one address share a detour, each skipped
 # while disabled; a hit while the CPU handles another probe is missed.
+# A kernel without optimized probes (no /proc/sys/debug/kprobes-optimization,
+# upstream's arm64) reports each check UNSUPPORTED.
 . /harness/lib.sh
 # arm64's own backend: other guests test theirs with ftracetest.
 [ "$(uname -m)" = aarch64 ] || exit 0
