@@ -19,8 +19,8 @@
 #                   architecture's probes: each runs ftracetest's kprobe/
 #                   and dynevent/ of its own tree, and no test may fail
 #                   (unsupported ones aside)
-#   BISECT_STEPS    with BISECT_FULL=1, only these steps (numbers,
-#                   "3 14-20"): the others build their objects alone
+#   BISECT_STEPS    only these steps (numbers, "3 14-20"), each built
+#                   on the tree the step before left
 # Each architecture has its own clone of the base repository in
 # build/bisect/GUEST, built in tree as make check builds.
 . "$(dirname "$0")/../settings.sh"
@@ -135,16 +135,14 @@ for guest in $guests; do
 	: >"$upstream_warnings"
 	for commit in $(git rev-list --reverse base..HEAD); do
 		n=$((n + 1))
+		in_steps "$n" || continue
 		subject=$(git log -1 --format=%s "$commit")
 		log=$top/logs/$GUEST-$(printf %02d "$n").log
 		g checkout -q "$commit"
 		cp "$config" .config
 		step_start=$(date +%s)
 		flock 9
-		full=0
-		if [ "${BISECT_FULL:-0}" = 1 ] && in_steps "$n"; then
-			full=1
-		fi
+		full=${BISECT_FULL:-0}
 		if ! { "${KMAKE[@]}" olddefconfig && "${KMAKE[@]}" W=1 "${objs[@]}" &&
 		       { [ "$full" = 0 ] ||
 			 "${KMAKE[@]}" "$IMAGE_TARGET" modules; }; } >"$log" 2>&1; then
@@ -188,7 +186,8 @@ done
 
 # The last step is make check's tree (checked above): boot its kernel and
 # run ftracetest's kprobe/ and dynevent/ there.
-if [ "${BISECT_BOOT:-1}" != 0 ]; then
+# With BISECT_STEPS, only when the last step is one of them.
+if [ "${BISECT_BOOT:-1}" != 0 ] && in_steps "$(echo "$patches" | wc -l)"; then
 	for guest in $guests; do
 		GUEST=$guest "$HARNESS/build/initramfs.sh" >/dev/null
 		GUEST=$guest BOOT_ARGS="suites=ftracetest" "$HARNESS/guest/boot.sh" check 1800 >/dev/null ||
