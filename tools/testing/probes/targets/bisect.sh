@@ -103,7 +103,8 @@ for guest in $guests; do
 	# its modules and its own ftracetest, from a guest directory of its
 	# own (build/bisect/GUEST-boot, whose src is the tree).
 	boot_step() (
-		KDIR=$top/$GUEST-boot
+		# Exported: initramfs.sh and boot.sh read it as this step's.
+		export KDIR=$top/$GUEST-boot
 		mkdir -p "$KDIR"
 		ln -sfn "$tree" "$KDIR/src"
 		# shellcheck source=settings.sh
