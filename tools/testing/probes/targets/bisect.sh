@@ -131,12 +131,14 @@ for guest in $guests; do
 	mkdir -p "$top/logs"
 	exec 9>>"$KBUILD_LOCK"
 	n=0
+	built=0
 	bad=0
 	upstream_warnings=$top/logs/$GUEST-upstream.warnings
 	: >"$upstream_warnings"
 	for commit in $(git rev-list --reverse base..HEAD); do
 		n=$((n + 1))
 		in_steps "$n" || continue
+		built=$((built + 1))
 		subject=$(git log -1 --format=%s "$commit")
 		log=$top/logs/$GUEST-$(printf %02d "$n").log
 		g checkout -q "$commit"
@@ -179,8 +181,8 @@ for guest in $guests; do
 			boot_step "$n" "$subject" || bad=$((bad + 1))
 		fi
 	done
-	[ "$bad" -eq 0 ] || die "bisect: $GUEST: $bad of $n steps failed"
-	say "bisect: $GUEST: all $n steps build"
+	[ "$bad" -eq 0 ] || die "bisect: $GUEST: $bad of $built steps failed"
+	say "bisect: $GUEST: the $built steps built, of $n, all build"
 	) || failed=$((failed + 1))
 done
 [ "$failed" -eq 0 ] || die "bisect: $failed architecture(s) failed"
