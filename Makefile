@@ -24,9 +24,11 @@
 # x86_64: the guest the one-kernel targets build and boot; `make check`
 # runs every guest in GUESTS (default "arm64 x86_64"). TOOLCHAIN=gcc (the
 # default) or clang: every target builds its kernels with that compiler.
-# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak), rt (PREEMPT_RT)
-# or defconfig (the architecture's defconfig under the harness's
-# fragments): the configuration over the ordinary one, in its own tree.
+# FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak), rt (PREEMPT_RT),
+# defconfig (the architecture's defconfig under the harness's fragments)
+# or dump (PROBE_EVENTS_DUMP_FETCHARG: `FLAVOR=dump make compare` holds
+# each argument's fetch program against 7.3's): the configuration over the
+# ordinary one, in its own tree.
 
 KERNEL ?= series
 H := tools/testing/probes

@@ -4,14 +4,15 @@
  * "kprobe:FUNC { @ = count(); }" does, around a command, with the raw
  * bpf() system call:
  *
- *	bpf_count [-i|-m|-f|-x] SYMBOL COMMAND [ARG...]
+ *	bpf_count [-i|-r|-m|-f|-x] SYMBOL COMMAND [ARG...]
  *
  * opens a kprobe on SYMBOL through the perf kprobe PMU, attaches to it a
  * program that adds one to an array map's only element, runs COMMAND
  * (its output is this program's), and then prints "bpf_count: N hits"
  * on standard error. With -i the program stores bpf_get_func_ip() in the
  * element instead, and "bpf_count: ip 0xADDR" is printed on standard
- * output: the function's address, on an entry probe. With -m the
+ * output: the function's address, on an entry probe. With -r the kprobe is
+ * a return probe (a kretprobe program, the PMU's "config:0" bit). With -m the
  * counting program is attached as a kprobe_multi link (an fprobe on
  * SYMBOL's ftrace site, BPF_TRACE_KPROBE_MULTI) instead. With -f or -x
  * it is a tracing program attached at SYMBOL's entry or exit through a BPF
@@ -212,23 +213,25 @@ int main(int argc, char **argv)
 	struct perf_event_attr pe;
 	unsigned long long hits;
 	int type, map, prog = -1, ev, status, func_ip = 0, multi = 0;
-	int tracing = 0;
+	int tracing = 0, ret = 0;
 	pid_t child;
 
 	if (argc > 1 && !strcmp(argv[1], "-i"))
 		func_ip = 1;
+	else if (argc > 1 && !strcmp(argv[1], "-r"))
+		ret = 1;
 	else if (argc > 1 && !strcmp(argv[1], "-m"))
 		multi = 1;
 	else if (argc > 1 && !strcmp(argv[1], "-f"))
 		tracing = BPF_TRACE_FENTRY;
 	else if (argc > 1 && !strcmp(argv[1], "-x"))
 		tracing = BPF_TRACE_FEXIT;
-	if (func_ip || multi || tracing) {
+	if (func_ip || ret || multi || tracing) {
 		argv++;
 		argc--;
 	}
 	if (argc < 3) {
-		fprintf(stderr, "usage: bpf_count [-i|-m|-f|-x] SYMBOL COMMAND [ARG...]\n");
+		fprintf(stderr, "usage: bpf_count [-i|-r|-m|-f|-x] SYMBOL COMMAND [ARG...]\n");
 		return 2;
 	}
 	type = kprobe_pmu_type();
@@ -266,6 +269,7 @@ int main(int argc, char **argv)
 		pe.size = sizeof(pe);
 		pe.type = type;
 		pe.kprobe_func = (unsigned long)argv[1];
+		pe.config = ret;	/* format "config:0": retprobe */
 		ev = syscall(SYS_perf_event_open, &pe, -1, 0, -1,
 			     PERF_FLAG_FD_CLOEXEC);
 		if (ev < 0 || ioctl(ev, PERF_EVENT_IOC_SET_BPF, prog) ||

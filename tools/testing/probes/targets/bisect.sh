@@ -19,6 +19,14 @@
 #                   architecture's probes: each runs ftracetest's kprobe/
 #                   and dynevent/ of its own tree, and no test may fail
 #                   (unsupported ones aside)
+#                   A step whose kernel image, modules and ftracetest
+#                   are those of a step already booted and passed, in
+#                   this run or an earlier one (build/bisect/logs/
+#                   GUEST.booted), is not booted again: the log names
+#                   that step. The builds are reproducible (the build
+#                   number too, below), so an arm64-only step leaves
+#                   x86_64's kernel as it was, and a step that removes
+#                   code no longer built leaves the kernel it found.
 #   BISECT_STEPS    only these steps (numbers, "3 14-20"), each built
 #                   on the tree the step before left
 # Each architecture has its own clone of the base repository in
@@ -125,10 +133,29 @@ for guest in $guests; do
 			exit 1
 		fi
 		say "bisect: $GUEST $1 boots, ftracetest $passed passed, none failed ($(($(date +%s) - boot_start)) s)"
+		echo "$3 $1 $passed $(date -u +%F) $2" >>"$booted"
 	)
+	# step_identity: what a boot of this step runs, as one hash: the
+	# kernel image, every module, the ftracetest tree and the harness's
+	# guest side.
+	step_identity() {
+		{
+			sha256sum "$IMAGE"
+			find . -name '*.ko' -type f | sort | xargs -r sha256sum
+			git rev-parse HEAD:tools/testing/selftests/ftrace
+			find "$HARNESS/guest" -type f | sort | xargs sha256sum |
+				sed "s|$HARNESS/||"
+		} | sha256sum | cut -c1-16
+	}
 	objs+=(kernel/kprobes.o kernel/events/ kernel/trace/)
-	KMAKE=(make -s "${KBUILD_CC[@]}" -j"$JOBS")
+	# The build number too is fixed, so that a tree builds the same
+	# image at any step.
+	KMAKE=(make -s "${KBUILD_CC[@]}" -j"$JOBS" KBUILD_BUILD_VERSION=1)
 	mkdir -p "$top/logs"
+	booted=$top/logs/$GUEST.booted
+	touch "$booted"
+	boots=0
+	same=0
 	exec 9>>"$KBUILD_LOCK"
 	n=0
 	built=0
@@ -178,11 +205,20 @@ for guest in $guests; do
 		say "bisect: $GUEST $n builds, no warning in the series' files ($(($(date +%s) - step_start)) s): $subject"
 		if [ "$full" = 1 ] && [ "${BISECT_BOOT:-1}" != 0 ] &&
 		   git diff --name-only "$commit^" "$commit" | grep -qE "^(kernel/trace/|$probes_dir)"; then
-			boot_step "$n" "$subject" || bad=$((bad + 1))
+			id=$(step_identity)
+			if prev=$(grep -m 1 "^$id " "$booted"); then
+				read -r _ pstep ppassed pdate _ <<<"$prev"
+				same=$((same + 1))
+				say "bisect: $GUEST $n runs what step $pstep ran (kernel, modules and ftracetest $id), which booted and passed $ppassed on $pdate: not booted again"
+			else
+				boots=$((boots + 1))
+				boot_step "$n" "$subject" "$id" || bad=$((bad + 1))
+			fi
 		fi
 	done
 	[ "$bad" -eq 0 ] || die "bisect: $GUEST: $bad of $built steps failed"
-	say "bisect: $GUEST: the $built steps built, of $n, all build"
+	say "bisect: $GUEST: the $built steps built, of $n, all build$(
+		[ "$full" = 1 ] && echo "; $boots booted, $same the same as a step booted before")"
 	) || failed=$((failed + 1))
 done
 [ "$failed" -eq 0 ] || die "bisect: $failed architecture(s) failed"

@@ -4,8 +4,12 @@
 # nanosecond is a retired instruction). Reports on fd 3:
 #   @bench NAME NANOSECONDS   the fastest of ROUNDS rounds of N getppid calls
 #   @reg STEP NANOSECONDS     defining, enabling, disabling, deleting 1000 probes
+#                             (enabling and disabling also one event at a time:
+#                             enable-each, disable-each), and bench_scale probes
+#                             (scale-define, ...)
 #   @mem BYTES                kernel memory (slab + percpu) per defined probe
 #   @objects BYTES            the slab objects' bytes per defined probe
+#                             (@mem, @objects: 1000; @memscale-, @objectsscale-)
 # With bench_pass=exceptions on the kernel's command line it times
 # nothing: the host logs the guest's exceptions (QEMU -d int), and each
 # kind's loop runs once, bench_exc_n calls between two marker SVCs whose
@@ -136,17 +140,32 @@ rmdir instances/bench2
 # counting the calls in a map as bpftrace's "kprobe:FUNC { @ = count(); }"
 # does (progs/bpf_count.c): no trace event, no record.
 bpf_loop() {
-	/harness/progs/bpf_count "$f" $loop "$@" 2>/tmp/bpf_count.err ||
-		echo "@error s: $(cat /tmp/bpf_count.err)" >&3
+	# shellcheck disable=SC2086
+	/harness/progs/bpf_count $bpf_how $loop "$@" 2>/tmp/bpf_count.err ||
+		echo "@error $name: $(cat /tmp/bpf_count.err)" >&3
 }
+bpf_how=$f
 name=s
 run bpf_loop
 
+# (s2)-(s5): the same counting program as a kretprobe program on the
+# function (perf's kprobe PMU, its retprobe bit), as a kprobe_multi link
+# (fprobe), and through the BPF trampoline at the entry (fentry) and the
+# exit (fexit): what a user picks between. The trampoline's programs name
+# the function as the kernel's BTF does: GCC's x86_64 __x64_sys_getppid is
+# an alias of __do_sys_getppid, the name BTF has.
+bf=$f
+grep -q ' [tT] __do_sys_getppid$' /proc/kallsyms && bf=__do_sys_getppid
+for k in "s2 -r $f" "s3 -m $f" "s4 -f $bf" "s5 -x $bf"; do
+	name=${k%% *}
+	bpf_how=${k#* }
+	run bpf_loop
+done
+
 [ "$pass" != exceptions ] || exit 0
 
-# Registration: 1000 probes on distinct traceable functions.
-grep -v -e __ -e '\.' -e '\[' available_filter_functions | awk '!seen[$1]++' |
-	head -n 1000 | awk '{ printf "p:bench/p%d %s\n", NR, $1 }' >/tmp/defs
+# Registration: N probes on distinct traceable functions, each step timed
+# on the guest's clock, and the memory the definitions take.
 mem() { awk '/^(Slab|Percpu):/ { kb += $2 } END { print kb }' /proc/meminfo; }
 step() { # FUNCTION: its guest time, in nanoseconds
 	t0=$($loop now)
@@ -161,20 +180,40 @@ step() { # FUNCTION: its guest time, in nanoseconds
 define_all() { /harness/progs/write_lines kprobe_events </tmp/defs >/tmp/wl; }
 enable_all() { echo 1 >events/bench/enable; }
 disable_all() { echo 0 >events/bench/enable; }
+# Each event's own enable file, one write after another, as perf and
+# bpftrace enable their probes: no group to batch them in.
+enable_each() { for e in events/bench/*/enable; do echo 1 >"$e"; done; }
+disable_each() { for e in events/bench/*/enable; do echo 0 >"$e"; done; }
 delete_all() { echo >kprobe_events; }
 # The bytes of the slab objects in use, by cache: exact where meminfo's
 # Slab also counts the slab pages' free room.
 objects() { awk 'NR > 2 { b += $2 * $4 } END { print b }' /proc/slabinfo; }
-m0=$(mem)
-o0=$(objects)
-define_all
-echo "@reg define $(cut -d' ' -f1 /tmp/wl)" >&3
-m1=$(mem)
-o1=$(objects)
-defined=$(grep -c '^p:bench/' kprobe_events)
-echo "@reg defined $defined" >&3
-echo "@mem $(((m1 - m0) * 1024 / (defined ? defined : 1)))" >&3
-echo "@objects $(((o1 - o0) / (defined ? defined : 1)))" >&3
-echo "@reg enable $(step enable_all)" >&3
-echo "@reg disable $(step disable_all)" >&3
-echo "@reg delete $(step delete_all)" >&3
+# registration N TAG: N probes (as many as there are functions, up to N),
+# reported as "@reg TAGdefine NS" ..., "@memTAG" and "@objectsTAG".
+registration() {
+	grep -v -e __ -e '\.' -e '\[' available_filter_functions | awk '!seen[$1]++' |
+		head -n "$1" | awk '{ printf "p:bench/p%d %s\n", NR, $1 }' >/tmp/defs
+	m0=$(mem)
+	o0=$(objects)
+	define_all
+	echo "@reg ${2}define $(cut -d' ' -f1 /tmp/wl)" >&3
+	m1=$(mem)
+	o1=$(objects)
+	defined=$(grep -c '^p:bench/' kprobe_events)
+	echo "@reg ${2}defined $defined" >&3
+	echo "@mem$2 $(((m1 - m0) * 1024 / (defined ? defined : 1)))" >&3
+	echo "@objects$2 $(((o1 - o0) / (defined ? defined : 1)))" >&3
+	echo "@reg ${2}enable $(step enable_all)" >&3
+	echo "@reg ${2}disable $(step disable_all)" >&3
+	if [ -z "$2" ]; then
+		echo "@reg enable-each $(step enable_each)" >&3
+		echo "@reg disable-each $(step disable_each)" >&3
+	fi
+	echo "@reg ${2}delete $(step delete_all)" >&3
+}
+registration 1000 ""
+# The same at scale (make bench's BENCH_SCALE, every function
+# available_filter_functions lists up to that many): the group's one
+# write each way, and the memory a probe takes there.
+[ "${bench_scale:-0}" -gt 0 ] && registration "$bench_scale" scale-
+exit 0

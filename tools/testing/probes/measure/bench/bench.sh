@@ -4,8 +4,10 @@
 # other, under QEMU -icount shift=0,sleep=off, and measure the extra guest
 # instructions each probe kind costs per hit of a getppid loop, the
 # function tracer's cost on the same function (the floor), the time to
-# define, enable, disable and delete 1000 probes, and the kernel memory a
-# defined probe takes. Each kernel is then booted again to count the
+# define, enable, disable and delete 1000 probes (enabling and disabling
+# by the group's file and by each event's, as perf does) and BENCH_SCALE
+# probes (default 10000, 0 for none), and the kernel memory a defined
+# probe takes at both counts. Each kernel is then booted again to count the
 # exceptions a hit of each kind takes. Prints a table, series/upstream
 # ratios last.
 #
@@ -16,6 +18,8 @@
 . "$(dirname "$0")/../../settings.sh"
 
 n=${BENCH_N:-20000}
+# The probes defined, enabled, disabled and deleted at scale (0: none).
+scale=${BENCH_SCALE:-10000}
 # The exceptions pass's calls per kind: its counts are exact, not timed.
 exc_n=${BENCH_EXC_N:-2000}
 out=$BUILD/bench
@@ -115,8 +119,8 @@ timed() {
 	env "$@" "$HARNESS/build/assemble.sh"
 	env "$@" "$HARNESS/build/build.sh" >/dev/null
 	env "$@" "$HARNESS/build/initramfs.sh"
-	env "$@" QEMU_EXTRA="-icount shift=0,sleep=off" BOOT_ARGS="bench_n=$n" \
-		"$HARNESS/guest/boot.sh" bench 1800 >"$out/$k.boot" 2>&1 ||
+	env "$@" QEMU_EXTRA="-icount shift=0,sleep=off" BOOT_ARGS="bench_n=$n bench_scale=$scale" \
+		"$HARNESS/guest/boot.sh" bench 5400 >"$out/$k.boot" 2>&1 ||
 		{ tail -20 "$out/$k.boot"; die "the $k kernel's bench run failed"; }
 	logs=$(env "$@" bash -c '. "$1/settings.sh"; echo "$LOGS"' - "$HARNESS")
 	tr -d '\r' <"$logs/bench.results" | grep '^@' >"$out/$k.txt"
@@ -156,6 +160,8 @@ def load(path):
             d[(f[0], f[1])] = int(f[2])
         elif len(f) == 2 and f[0] in ("@mem", "@objects"):
             d[(f[0], "")] = int(f[1])
+        elif len(f) == 2 and f[0] in ("@memscale-", "@objectsscale-"):
+            d[(f[0][:-6], "scale-")] = int(f[1])
         elif f and f[0] == "@error":
             print("error:", line.strip())
     return d
@@ -199,6 +205,10 @@ names = {
     "p": "(p) fprobe entry event", "q": "(q) fprobe exit event, an entry argument",
     "r": "(r) (c) into two instances",
     "s": "(s) a BPF kprobe program at the entry",
+    "s2": "(s2) a BPF kretprobe program",
+    "s3": "(s3) a BPF kprobe_multi program",
+    "s4": "(s4) a BPF fentry program (trampoline)",
+    "s5": "(s5) a BPF fexit program (trampoline)",
     "ftrace": "function tracer (the floor)",
 }
 print(f"getppid loop, instructions per call: upstream {up[('@bench','baseline')] / n:.0f}, "
@@ -241,19 +251,29 @@ if ("@bench", "ubase") in up and ("@bench", "ubase") in se:
         u, s = cost(up, key, "ubase"), cost(se, key, "ubase")
         print(f"| {label} | {u:.0f} | {s:.0f} | {s / u:.2f} | "
               f"{exc(uexc, key, 'ubase')} / {exc(sexc, key, 'ubase')} | - | - | - | - |")
-print("| 1000 probes, guest time | upstream | series | series/upstream |")
-print("| --- | --- | --- | --- |")
-for step in ("define", "enable", "disable", "delete"):
-    u, s = up[("@reg", step)] / 1e9, se[("@reg", step)] / 1e9
-    print(f"| {step} | {u:.3f} s | {s:.3f} s | {s / u:.2f} |")
-for key, label in (("@mem", "memory per defined probe (meminfo slab + percpu)"),
-                   ("@objects", "slab objects per defined probe")):
-    u, s = up.get((key, "")), se.get((key, ""))
-    if u is None or s is None:
+steps = (("define", "define"), ("enable", "enable, the group's file"),
+         ("enable-each", "enable, each event's file"),
+         ("disable", "disable, the group's file"),
+         ("disable-each", "disable, each event's file"), ("delete", "delete"))
+for tag, what in (("", "1000 probes"), ("scale-", "probes at scale")):
+    if ("@reg", tag + "define") not in up or ("@reg", tag + "define") not in se:
         continue
-    print(f"| {label} | {u} B | {s} B | {s / u:.2f} |" if u else
-          f"| {label} | {u} B | {s} B | - |")
-print(f"(probes defined: upstream {up.get(('@reg','defined'))}, series {se.get(('@reg','defined'))})")
+    print(f"| {what}, guest time | upstream | series | series/upstream |")
+    print("| --- | --- | --- | --- |")
+    for step, label in steps:
+        if ("@reg", tag + step) not in up or ("@reg", tag + step) not in se:
+            continue
+        u, s = up[("@reg", tag + step)] / 1e9, se[("@reg", tag + step)] / 1e9
+        print(f"| {label} | {u:.3f} s | {s:.3f} s | {s / u:.2f} |")
+    for key, label in (("@mem", "memory per defined probe (meminfo slab + percpu)"),
+                       ("@objects", "slab objects per defined probe")):
+        u, s = up.get((key, tag)), se.get((key, tag))
+        if u is None or s is None:
+            continue
+        print(f"| {label} | {u} B | {s} B | {s / u:.2f} |" if u else
+              f"| {label} | {u} B | {s} B | - |")
+    print(f"(probes defined: upstream {up.get(('@reg', tag + 'defined'))}, "
+          f"series {se.get(('@reg', tag + 'defined'))})")
 print(f"(exceptions: {en} hits per kind, beyond the unprobed loop's; brk: BRK, step: software step, "
       "abort: instruction or data abort; IRQs not counted)")
 for kernel, d, opt in (("upstream", up, uopt), ("series", se, sopt)):
@@ -262,6 +282,15 @@ for kernel, d, opt in (("upstream", up, uopt), ("series", se, sopt)):
     print(f"(kprobes optimized while counted, {kernel}: "
           + ", ".join(f"{k} {v}" for k, v in opt.items()) + ")")
 print("breakpoint path, series dearer than upstream: " + (", ".join(dearer) if dearer else "none"))
+# BPF through a kprobe against the BPF trampoline, the same program.
+for kprobe, tramp, what in (("s", "s4", "kprobe program over fentry"),
+                            ("s2", "s5", "kretprobe program over fexit")):
+    parts = []
+    for kernel, d in (("upstream", up), ("series", se)):
+        if ("@bench", kprobe) in d and ("@bench", tramp) in d:
+            parts.append(f"{kernel} {cost(d, kprobe, 'baseline') / cost(d, tramp, 'baseline'):.2f}")
+    if parts:
+        print(f"(BPF {what}: " + ", ".join(parts) + ")")
 PY
 
 [ ${#refs[@]} -gt 0 ] || exit 0

@@ -7,6 +7,7 @@
 #   accepted | refused    whether the write succeeded
 #   error: ...            the error_log entry, message and caret line
 #   show: ...             its line in dynamic_events
+#   dump: ...             its arguments' fetch programs (FLAVOR=dump)
 #   format: ...           its format file, without the event ID
 #   trace: ...            its first record after a workload that hits it
 . /harness/lib.sh
@@ -74,8 +75,13 @@ while read -r file def; do
 	echo >trace
 	if echo "$def" >>"$target" 2>/dev/null; then
 		echo accepted
-		line=$(tail -n 1 dynamic_events)
+		# With PROBE_EVENTS_DUMP_FETCHARG, comment lines follow the
+		# definition, one per argument's fetch program.
+		line=$(grep -v '^#' dynamic_events | tail -n 1)
 		echo "show: $line" | normalize
+		awk '!/^#/ { n = 0; next } { d[n++] = $0 }
+		     END { for (i = 0; i < n; i++) print "dump: " d[i] }' \
+			dynamic_events | normalize
 		ge=${line%% *}
 		ge=${ge#*:}
 		sed '/^ID:/d; s/^/format: /' "events/$ge/format" | normalize

@@ -9,7 +9,7 @@
 # list too, or be listed in compare.blacklist with the reason.
 . "$(dirname "$0")/../../settings.sh"
 
-out=$BUILD/compare
+out=$BUILD/compare$VARIANT
 mkdir -p "$out"
 for k in upstream series; do
 	say "compare: the $k kernel"
@@ -20,9 +20,10 @@ for k in upstream series; do
 		{ tail -20 "$out/$k.boot"; die "the $k kernel's compare run failed"; }
 	# The results come through a tty: drop its carriage returns. A
 	# char argument may print any byte, NUL included: text all the same.
-	tr -d '\r' <"$BUILD/$GUEST/$k/logs/compare.results" |
+	results=$BUILD/$GUEST/$k$VARIANT/logs/compare.results
+	tr -d '\r' <"$results" |
 		sed -n '/^@def /,/^harness: /p' | grep -av '^harness: ' >"$out/$k.txt"
-	tr -d '\r' <"$BUILD/$GUEST/$k/logs/compare.results" |
+	tr -d '\r' <"$results" |
 		sed -n '/^@blacklist$/,/^@endblacklist$/p' | grep -v '^@' >"$out/$k.blacklist"
 	# shellcheck disable=SC2016
 	"${CROSS_COMPILE}nm" --defined-only \
