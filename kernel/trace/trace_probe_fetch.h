@@ -353,10 +353,15 @@ static nokprobe_inline int fetch_strlen(const struct fetch_prog *p,
 					struct probe_fetch_env *env,
 					unsigned long addr)
 {
-	char sym[KSYM_SYMBOL_LEN];
+	if (p->store == FETCH_STORE_SYMSTR) {
+		/*
+		 * In this block alone, where a string's hit does not zero it
+		 * (INIT_STACK_ALL_ZERO) as it would at the function's top.
+		 */
+		char sym[KSYM_SYMBOL_LEN];
 
-	if (p->store == FETCH_STORE_SYMSTR)
 		return sprint_symbol(sym, addr) + 1;
+	}
 	if (!fetch_store_is_user(p, env))
 		return fetch_store_strlen(addr);
 	if (env->may_fault)

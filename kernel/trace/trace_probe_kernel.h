@@ -12,6 +12,9 @@
 #define _TRACE_PROBE_KERNEL_H
 
 #include <linux/uaccess.h>
+#include <linux/unaligned.h>
+#include <linux/wordpart.h>
+#include <asm/word-at-a-time.h>
 
 /*
  * Where user and kernel addresses cannot overlap, a "kernel" address below
@@ -36,34 +39,62 @@ static nokprobe_inline int fetch_store_strlen_user(unsigned long addr)
 
 /*
  * Copy (or with a NULL @dst, measure) a kernel string of at most @max
- * bytes, a chunk at a time rather than a byte at a time.  A chunk never
- * crosses into the next page: the string may end just before an unmapped
- * one.  Return the length with the NUL (@max, NUL put in, if it is cut),
- * or -EFAULT.
+ * bytes, an aligned word at a time. An aligned word never straddles two
+ * pages, so a string that ends just before an unmapped page is read whole,
+ * and a short string costs a load or two where a copy of a fixed chunk and
+ * a scan of it cost the same for any length. The bytes that share a word
+ * with the string's first and last are read too: they are in the same
+ * page, and never stored. Return the length with the NUL (@max, NUL put
+ * in, if it is cut), or -EFAULT.
  */
 static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
 					       int max)
 {
-	char chunk[64], *nul;
+	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
+	unsigned int skip = addr & (sizeof(long) - 1);
+	const unsigned long *word = (const unsigned long *)(addr - skip);
+	unsigned long w, bits;
 	int len = 0, n;
+	bool nul;
 
-	while (len < max) {
-		n = min3((int)sizeof(chunk), max - len,
-			 (int)(PAGE_SIZE - offset_in_page(addr + len)));
-		if (copy_from_kernel_nofault(chunk, (void *)(addr + len), n))
-			return -EFAULT;
-		nul = memchr(chunk, '\0', n);
-		if (nul)
-			n = nul - chunk + 1;
-		if (dst)
-			memcpy(dst + len, chunk, n);
+	pagefault_disable();
+	for (;;) {
+		/* Each page's first word, and the first of all, is checked. */
+		if ((!len || !offset_in_page(word)) &&
+		    !copy_from_kernel_nofault_allowed(word, sizeof(long)))
+			goto fault;
+		__get_kernel_nofault(&w, word, unsigned long, fault);
+		/* The bytes before the string's first are no NUL of its. */
+		w |= aligned_byte_mask(skip);
+		nul = has_zero(w, &bits, &zero);
+		if (nul) {
+			bits = prep_zero_mask(w, bits, &zero);
+			n = find_zero(create_zero_mask(bits)) + 1 - skip;
+		} else {
+			n = sizeof(long) - skip;
+		}
+		if (n >= max - len) {
+			n = max - len;
+			nul = true;
+		}
+		if (dst && n == sizeof(long))
+			put_unaligned(w, (unsigned long *)(dst + len));
+		else if (dst)
+			memcpy(dst + len, (const char *)&w + skip, n);
 		len += n;
 		if (nul)
-			return len;
+			break;
+		skip = 0;
+		word++;
 	}
+	pagefault_enable();
+	/* Cut at @max, or the NUL read; either way, a NUL ends it. */
 	if (dst)
-		dst[max - 1] = '\0';
-	return max;
+		dst[len - 1] = '\0';
+	return len;
+fault:
+	pagefault_enable();
+	return -EFAULT;
 }
 
 /* Length of a kernel string with its NUL, or a negative errno. */

@@ -2,16 +2,19 @@
 /*
  * KUnit tests of the probe definition language: what each fetch argument
  * compiles to, each error with the position of its caret, and the round
- * trip of a definition to its kprobe_events line.
+ * trip of a definition to its kprobe_events line; and of the reading of a
+ * kernel string that string arguments take at a hit.
  *
  * They look at the compiled form and at the error log's last entry, which
  * trace_probe.c keeps for them.
  */
 #include <kunit/test.h>
 #include <linux/seq_file.h>
+#include <linux/vmalloc.h>
 
 #include "trace_dynevent.h"
 #include "trace_probe.h"
+#include "trace_probe_kernel.h"
 
 /* ---- What an argument compiles to ------------------------------------- */
 
@@ -680,6 +683,74 @@ static void arg_too_long_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, trace_probe_last_error.pos, hlen);
 }
 
+/* ---- Reading a kernel string ------------------------------------------- */
+
+/*
+ * Strings of every length up to 20 at every offset into a word, ending
+ * anywhere in a page and at its very end: measured and copied whole, cut
+ * at a smaller room with a NUL put in, and a fault where the string runs
+ * into the unmapped page after the last of a vmalloc() area.
+ */
+static void kernel_string_test(struct kunit *test)
+{
+	char *page = vmalloc(PAGE_SIZE);
+	char dst[32], want[32];
+	unsigned int off, len, at;
+	int got;
+
+	KUNIT_ASSERT_NOT_NULL(test, page);
+	for (off = 0; off < 16; off++) {
+		for (len = 0; len <= 20; len++) {
+			/* In the page, and ending with its last byte. */
+			for (at = off; at < PAGE_SIZE; at = PAGE_SIZE - len - 1) {
+				unsigned long addr = (unsigned long)page + at;
+
+				memset(page, 'x', PAGE_SIZE);
+				memset(page + at, 'a', len);
+				page[at + len] = '\0';
+				memset(want, 'a', len);
+				want[len] = '\0';
+				KUNIT_EXPECT_EQ(test, fetch_kernel_string(NULL, addr, 64),
+						len + 1);
+				memset(dst, '#', sizeof(dst));
+				got = fetch_kernel_string(dst, addr, sizeof(dst));
+				KUNIT_EXPECT_EQ(test, got, len + 1);
+				KUNIT_EXPECT_MEMEQ(test, dst, want, len + 1);
+				/* Room for half of it: cut, with a NUL. */
+				if (len >= 2) {
+					memset(dst, '#', sizeof(dst));
+					got = fetch_kernel_string(dst, addr, len / 2 + 1);
+					want[len / 2] = '\0';
+					KUNIT_EXPECT_EQ(test, got, len / 2 + 1);
+					KUNIT_EXPECT_MEMEQ(test, dst, want, len / 2 + 1);
+					KUNIT_EXPECT_EQ(test, dst[len / 2 + 1], '#');
+				}
+				if (at == PAGE_SIZE - len - 1)
+					break;
+			}
+		}
+	}
+	/* No NUL before the page ends: the next page is not mapped. */
+	memset(page, 'x', PAGE_SIZE);
+	for (off = 1; off <= 9; off++)
+		KUNIT_EXPECT_EQ(test,
+				fetch_kernel_string(NULL, (unsigned long)page +
+						    PAGE_SIZE - off, MAX_STRING_SIZE),
+				-EFAULT);
+	KUNIT_EXPECT_EQ(test, fetch_kernel_string(dst, 0, sizeof(dst)), -EFAULT);
+	vfree(page);
+}
+
+static struct kunit_case trace_probe_fetch_cases[] = {
+	KUNIT_CASE(kernel_string_test),
+	{}
+};
+
+static struct kunit_suite trace_probe_fetch_suite = {
+	.name = "trace_probe_fetch",
+	.test_cases = trace_probe_fetch_cases,
+};
+
 static struct kunit_case trace_probe_parse_cases[] = {
 	KUNIT_CASE_PARAM(parse_arg_test, arg_gen_params),
 	KUNIT_CASE(array_format_test),
@@ -697,4 +768,4 @@ static struct kunit_suite trace_probe_parse_suite = {
 	.test_cases = trace_probe_parse_cases,
 };
 
-kunit_test_suite(trace_probe_parse_suite);
+kunit_test_suites(&trace_probe_parse_suite, &trace_probe_fetch_suite);

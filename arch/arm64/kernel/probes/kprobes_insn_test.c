@@ -115,23 +115,22 @@ static void count_post(struct kprobe *p, struct pt_regs *regs,
 
 /*
  * The BTYPE the probed instruction leaves for the next one to check, as
- * the hardware sets it in guarded text: BLR sets C, BR through a register
- * other than x16 or x17 sets J or C, everything else, RET and the stepped
- * instructions included, none. Without BTI in the kernel, none at all.
+ * the hardware sets it in guarded text: the case says so for a branch
+ * through a register (IC_BTYPE_*); everything else, RET and the stepped
+ * instructions included, leaves none. Without BTI in the kernel, none at
+ * all.
  */
 static u64 expected_btype(const struct insn_case *c)
 {
-	u32 insn = le32_to_cpu(*(__le32 *)c->probe);
-
 	if (!system_supports_bti_kernel())
 		return PSR_BTYPE_NONE;
-	if (aarch64_insn_is_blr(insn))
+	switch (c->how & IC_BTYPE_JC) {
+	case IC_BTYPE_C:
 		return PSR_BTYPE_C;
-	if (aarch64_insn_is_br(insn)) {
-		u32 rn = aarch64_insn_decode_register(AARCH64_INSN_REGTYPE_RN,
-						      insn);
-
-		return rn == 16 || rn == 17 ? PSR_BTYPE_J : PSR_BTYPE_JC;
+	case IC_BTYPE_J:
+		return PSR_BTYPE_J;
+	case IC_BTYPE_JC:
+		return PSR_BTYPE_JC;
 	}
 	return PSR_BTYPE_NONE;
 }

@@ -31,6 +31,14 @@
 #define IC_SIM		1
 #define IC_KEEP_BRK	2
 #define IC_PAD		4
+/*
+ * Or'ed in too: the BTYPE a branch through a register leaves for the
+ * instruction it lands on, where the kernel runs with BTI (BLR: C; BR
+ * through x16 or x17: J; BR through another register: J or C).
+ */
+#define IC_BTYPE_C	8
+#define IC_BTYPE_J	16
+#define IC_BTYPE_JC	(IC_BTYPE_C | IC_BTYPE_J)
 
 #ifndef __ASSEMBLY__
 #include <linux/types.h>

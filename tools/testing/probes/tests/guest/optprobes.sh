@@ -276,7 +276,7 @@ echo >kprobe_events
 # another probe's argument calls (kernel/trace is notrace: not there).
 echo "p:opt/outer $f s=+0(%x0):string" >>kprobe_events
 inner=
-for g in copy_from_kernel_nofault copy_from_kernel_nofault_allowed; do
+for g in copy_from_kernel_nofault_allowed copy_from_kernel_nofault; do
 	echo "p:opt/inner $g" >>kprobe_events 2>>$log && { inner=$g; break; }
 done
 echo 1 >events/opt/enable
