@@ -34,6 +34,7 @@ kind 16 "f:bench/p $f"
 kind 17 "f:bench/q $f%return a=\$arg1"
 echo "@profile 18" >&3
 /harness/progs/bpf_count "$f" $loop mark 18 3
+kind 19 "p:bench/c2 $f s=@init_uts_ns+130:string"
 
 echo "$f" >set_ftrace_filter
 echo function >current_tracer

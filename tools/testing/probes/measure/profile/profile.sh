@@ -163,7 +163,8 @@ names = ["baseline", "(a) entry, no args", "(b) two register args",
          "(j) uprobe on a ret", "(k) uretprobe", "(l) uprobe on mov x29, sp",
          "breakpoint path: (a)", "breakpoint path: @SYM:u32",
          "(p) fprobe entry", "(q) fprobe exit, an entry argument",
-         "(s) a BPF kprobe program at the entry"]
+         "(s) a BPF kprobe program at the entry",
+         "(c2) a short string deref"]
 UPROBE_KINDS = range(9, 14)
 addrs, syms = [], []
 for line in open(sys.argv[2]):
