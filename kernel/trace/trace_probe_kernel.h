@@ -55,7 +55,7 @@ static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
 	const unsigned long *word = (const unsigned long *)(addr - skip);
 	unsigned long w, bits;
 	int len = 0, n;
-	bool nul;
+	bool last;
 
 	pagefault_disable();
 	for (;;) {
@@ -66,8 +66,8 @@ static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
 		__get_kernel_nofault(&w, word, unsigned long, fault);
 		/* The bytes before the string's first are no NUL of its. */
 		w |= aligned_byte_mask(skip);
-		nul = has_zero(w, &bits, &zero);
-		if (nul) {
+		last = has_zero(w, &bits, &zero);
+		if (last) {
 			bits = prep_zero_mask(w, bits, &zero);
 			n = find_zero(create_zero_mask(bits)) + 1 - skip;
 		} else {
@@ -75,14 +75,14 @@ static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
 		}
 		if (n >= max - len) {
 			n = max - len;
-			nul = true;
+			last = true;
 		}
 		if (dst && n == sizeof(long))
 			put_unaligned(w, (unsigned long *)(dst + len));
 		else if (dst)
 			memcpy(dst + len, (const char *)&w + skip, n);
 		len += n;
-		if (nul)
+		if (last)
 			break;
 		skip = 0;
 		word++;

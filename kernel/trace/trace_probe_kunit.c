@@ -686,50 +686,52 @@ static void arg_too_long_test(struct kunit *test)
 /* ---- Reading a kernel string ------------------------------------------- */
 
 /*
- * Strings of every length up to 20 at every offset into a word, ending
- * anywhere in a page and at its very end: measured and copied whole, cut
- * at a smaller room with a NUL put in, and a fault where the string runs
- * into the unmapped page after the last of a vmalloc() area.
+ * A string of @len bytes at @at in @page (vmalloc()'d, filled with 'x'):
+ * measured and copied whole, and, given room for half of it, cut there
+ * with a NUL put in and nothing written past the room.
+ */
+static void check_string_at(struct kunit *test, char *page, unsigned int at,
+			    unsigned int len)
+{
+	unsigned long addr = (unsigned long)page + at;
+	char dst[32], want[32];
+
+	memset(page, 'x', PAGE_SIZE);
+	memset(page + at, 'a', len);
+	page[at + len] = '\0';
+	memset(want, 'a', len);
+	want[len] = '\0';
+	KUNIT_EXPECT_EQ(test, fetch_kernel_string(NULL, addr, 64), len + 1);
+	memset(dst, '#', sizeof(dst));
+	KUNIT_EXPECT_EQ(test, fetch_kernel_string(dst, addr, sizeof(dst)), len + 1);
+	KUNIT_EXPECT_MEMEQ(test, dst, want, len + 1);
+	if (len < 2)
+		return;
+	memset(dst, '#', sizeof(dst));
+	want[len / 2] = '\0';
+	KUNIT_EXPECT_EQ(test, fetch_kernel_string(dst, addr, len / 2 + 1), len / 2 + 1);
+	KUNIT_EXPECT_MEMEQ(test, dst, want, len / 2 + 1);
+	KUNIT_EXPECT_EQ(test, dst[len / 2 + 1], '#');
+}
+
+/*
+ * Strings of every length up to 20 at every offset into a word, and
+ * ending with a page's last byte; then a fault where a string runs into
+ * the unmapped page after the last of a vmalloc() area.
  */
 static void kernel_string_test(struct kunit *test)
 {
 	char *page = vmalloc(PAGE_SIZE);
-	char dst[32], want[32];
-	unsigned int off, len, at;
-	int got;
+	unsigned int off, len;
+	char dst[32];
 
 	KUNIT_ASSERT_NOT_NULL(test, page);
-	for (off = 0; off < 16; off++) {
-		for (len = 0; len <= 20; len++) {
-			/* In the page, and ending with its last byte. */
-			for (at = off; at < PAGE_SIZE; at = PAGE_SIZE - len - 1) {
-				unsigned long addr = (unsigned long)page + at;
+	for (off = 0; off < 16; off++)
+		for (len = 0; len <= 20; len++)
+			check_string_at(test, page, off, len);
+	for (len = 0; len <= 20; len++)
+		check_string_at(test, page, PAGE_SIZE - len - 1, len);
 
-				memset(page, 'x', PAGE_SIZE);
-				memset(page + at, 'a', len);
-				page[at + len] = '\0';
-				memset(want, 'a', len);
-				want[len] = '\0';
-				KUNIT_EXPECT_EQ(test, fetch_kernel_string(NULL, addr, 64),
-						len + 1);
-				memset(dst, '#', sizeof(dst));
-				got = fetch_kernel_string(dst, addr, sizeof(dst));
-				KUNIT_EXPECT_EQ(test, got, len + 1);
-				KUNIT_EXPECT_MEMEQ(test, dst, want, len + 1);
-				/* Room for half of it: cut, with a NUL. */
-				if (len >= 2) {
-					memset(dst, '#', sizeof(dst));
-					got = fetch_kernel_string(dst, addr, len / 2 + 1);
-					want[len / 2] = '\0';
-					KUNIT_EXPECT_EQ(test, got, len / 2 + 1);
-					KUNIT_EXPECT_MEMEQ(test, dst, want, len / 2 + 1);
-					KUNIT_EXPECT_EQ(test, dst[len / 2 + 1], '#');
-				}
-				if (at == PAGE_SIZE - len - 1)
-					break;
-			}
-		}
-	}
 	/* No NUL before the page ends: the next page is not mapped. */
 	memset(page, 'x', PAGE_SIZE);
 	for (off = 1; off <= 9; off++)

@@ -29,8 +29,8 @@ clang) VARIANT=-clang ;;
 esac
 # The configuration's flavour, over the ordinary one: debug (config/
 # debug.config: KASAN, KFENCE, lockdep, UBSAN, kmemleak...), rt
-# (config/rt.config: PREEMPT_RT) or defconfig (the architecture's
-# defconfig under the harness's fragments, see build.sh) or dump (config/
+# (config/rt.config: PREEMPT_RT), defconfig (the architecture's defconfig
+# under the harness's fragments, see build.sh) or dump (config/
 # dump.config: PROBE_EVENTS_DUMP_FETCHARG, for make compare). Each has its own
 # tree. The ordinary kernel is also the one bpftrace and perf run on.
 FLAVOR=${FLAVOR:-}
