@@ -207,6 +207,9 @@ registration() {
 	echo "@reg ${2}disable $(step disable_all)" >&3
 	if [ -z "$2" ]; then
 		echo "@reg enable-each $(step enable_each)" >&3
+		# The same writes to events already enabled: the shell's
+		# loop, the system calls and tracefs, which arm nothing.
+		echo "@reg enable-each-again $(step enable_each)" >&3
 		echo "@reg disable-each $(step disable_each)" >&3
 	fi
 	echo "@reg ${2}delete $(step delete_all)" >&3

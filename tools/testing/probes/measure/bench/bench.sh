@@ -255,6 +255,7 @@ if ("@bench", "ubase") in up and ("@bench", "ubase") in se:
               f"{exc(uexc, key, 'ubase')} / {exc(sexc, key, 'ubase')} | - | - | - | - |")
 steps = (("define", "define"), ("enable", "enable, the group's file"),
          ("enable-each", "enable, each event's file"),
+         ("enable-each-again", "each event's file again, already enabled"),
          ("disable", "disable, the group's file"),
          ("disable-each", "disable, each event's file"), ("delete", "delete"))
 for tag, what in (("", "1000 probes"), ("scale-", "probes at scale")):

@@ -21,7 +21,8 @@ names="listed-ftrace enabled-function every-hit with-function-tracer
        with-fprobe-and-kretprobe same-argument retval with-function-graph
        with-kprobe-multi with-bpf-fentry-fexit
        fregs-arguments fregs-kretprobe fregs-aggregate
-       disarmed armed-under-load nothing-left"
+       disarmed armed-under-load armed-beside-another one-at-a-time
+       nothing-left"
 if ! has_config KPROBES_ON_FTRACE; then
 	for t in $names; do
 		result ftrace-entry UNSUPPORTED "$t"
@@ -301,25 +302,32 @@ fi
 echo >trace
 echo 'p:fte/hot kmem_cache_free' >>kprobe_events
 cpus=$(grep -c '^processor' /proc/cpuinfo)
-w=0
-# ls's complaints about a task that exits between its readdir and its
-# stat are no finding, and filled the console.
-while [ $w -lt "$cpus" ]; do
-	(while [ ! -e /tmp/fte.stop ]; do ls /proc >/dev/null 2>&1; done) &
-	w=$((w + 1))
-done
-bad=0
-round=0
-while [ $round -lt 40 ]; do
-	{ echo 1 >events/fte/hot/enable && echo kmem_cache_free >set_ftrace_filter &&
-	  echo function >current_tracer && echo nop >current_tracer &&
-	  echo 0 >events/fte/hot/enable; } 2>>/tmp/fte.load || bad=$((bad + 1))
-	round=$((round + 1))
-done
-touch /tmp/fte.stop
-wait
-rm -f /tmp/fte.stop
-echo >set_ftrace_filter
+# load_rounds LOG: the 40 rounds beside a worker per CPU, each write's
+# error in LOG; $bad counts the rounds that failed. Every task started
+# before it that stops on /tmp/fte.stop is waited for too.
+load_rounds() {
+	w=0
+	# ls's complaints about a task that exits between its readdir and
+	# its stat are no finding, and filled the console.
+	while [ $w -lt "$cpus" ]; do
+		(while [ ! -e /tmp/fte.stop ]; do ls /proc >/dev/null 2>&1; done) &
+		w=$((w + 1))
+	done
+	bad=0
+	round=0
+	while [ $round -lt 40 ]; do
+		{ echo 1 >events/fte/hot/enable &&
+		  echo kmem_cache_free >set_ftrace_filter &&
+		  echo function >current_tracer && echo nop >current_tracer &&
+		  echo 0 >events/fte/hot/enable; } 2>>"$1" || bad=$((bad + 1))
+		round=$((round + 1))
+	done
+	touch /tmp/fte.stop
+	wait
+	rm -f /tmp/fte.stop
+	echo >set_ftrace_filter
+}
+load_rounds /tmp/fte.load
 hot_hits=$(hits hot)
 hot_missed=$(awk '$1 == "hot" { print $3 }' kprobe_profile)
 echo "40 rounds, $bad failed writes, $hot_hits hits, $hot_missed missed" >>/tmp/fte.load
@@ -333,6 +341,78 @@ if under_load; then
 else
 	result ftrace-entry FAIL armed-under-load
 	log_file ftrace-entry armed-under-load /tmp/fte.load
+fi
+
+# The same rounds beside a probe that stays enabled, so that the kprobes'
+# ftrace_ops stays registered and each write adds or removes one address
+# of its filter: ftrace patches the hot site alone. The probe that stays
+# counts every getppid call that a loop makes meanwhile, none missed.
+echo "p:fte/stay $f" >>kprobe_events
+echo 1 >events/fte/stay/enable
+before=$(hits stay)
+(n=0; while [ ! -e /tmp/fte.stop ]; do
+	$loop 100 1 >/dev/null; n=$((n + 100)); done; echo $n >/tmp/fte.calls) &
+load_rounds /tmp/fte.beside
+echo 0 >events/fte/stay/enable
+calls=$(cat /tmp/fte.calls)
+counted=$(($(hits stay) - before))
+stay_missed=$(awk '$1 == "stay" { print $3 }' kprobe_profile)
+echo "40 rounds, $bad failed writes, $(($(hits hot) - hot_hits)) hot hits," \
+	"$calls calls, $counted counted, $stay_missed missed" >>/tmp/fte.beside
+beside() {
+	[ $bad = 0 ] && [ "$(hits hot)" -gt "${hot_hits:-0}" ] &&
+		[ "$counted" = "$calls" ] && [ "$stay_missed" = 0 ] &&
+		! grep -q kmem_cache_free enabled_functions && ! in_enabled
+}
+if beside; then
+	result ftrace-entry PASS armed-beside-another
+else
+	result ftrace-entry FAIL armed-beside-another
+	log_file ftrace-entry armed-beside-another /tmp/fte.beside
+fi
+
+# Forty-odd probes enabled in one write (the filter set whole), disabled
+# one event at a time and enabled again so (one address each), then
+# disabled in one write: enabled_functions holds one site per armed probe
+# at every step. Functions that kprobes refuse or that kallsyms names
+# twice are left out.
+clean_slate
+base=$(grep -c . enabled_functions)
+n=0
+for fn in $(grep -E '^vfs_[a-z_]+$' available_filter_functions | sort -u); do
+	[ $n -lt 44 ] || break
+	grep -q "[[:space:]]$fn\$" /sys/kernel/debug/kprobes/blacklist && continue
+	echo "p:fte1/m$n $fn" >>kprobe_events 2>/dev/null || continue
+	n=$((n + 1))
+done
+steps=""
+# sites WANT STEP: note STEP unless enabled_functions holds WANT more sites.
+sites() {
+	[ "$(grep -c . enabled_functions)" = $((base + $1)) ] ||
+		steps="$steps $2($(grep -c . enabled_functions)-$base/$1)"
+}
+echo 1 >events/fte1/enable
+sites $n group-on
+i=0
+while [ $i -lt $n ]; do
+	echo 0 >events/fte1/m$i/enable
+	i=$((i + 1))
+	sites $((n - i)) off$i
+done
+i=0
+while [ $i -lt $n ]; do
+	echo 1 >events/fte1/m$i/enable
+	i=$((i + 1))
+	sites $i on$i
+done
+echo 0 >events/fte1/enable
+sites 0 group-off
+echo "$n probes, steps off: ${steps:-none}" >/tmp/fte.each
+if [ $n -gt 32 ] && [ -z "$steps" ]; then
+	result ftrace-entry PASS one-at-a-time
+else
+	result ftrace-entry FAIL one-at-a-time
+	log_file ftrace-entry one-at-a-time /tmp/fte.each
 fi
 
 clean_slate
