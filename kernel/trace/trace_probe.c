@@ -388,6 +388,9 @@ static void dump_base(struct seq_file *m, const struct fetch_prog *p)
 	case FETCH_BASE_CURRENT:
 		seq_puts(m, "CURRENT");
 		break;
+	case FETCH_BASE_WADDR:
+		seq_puts(m, "BADDR");
+		break;
 	default:
 		seq_printf(m, "unknown(%u)", p->base);
 	}

@@ -31,6 +31,7 @@
  * @edata: the words a return probe saved at entry
  * @rec: the record an event probe's event just wrote
  * @foffs_base: what a file offset is added to, to make a user address
+ * @watch_addr: the address a watchpoint that hit watches (wprobes)
  * @user: memory is user memory (uprobes)
  * @may_fault: the probed task's own context: user pages may be faulted in
  */
@@ -40,6 +41,7 @@ struct probe_fetch_env {
 	void			*edata;
 	void			*rec;
 	unsigned long		foffs_base;
+	unsigned long		watch_addr;
 	bool			user;
 	bool			may_fault;
 };
@@ -252,6 +254,8 @@ fetch_base_value(const struct fetch_prog *p, struct probe_fetch_env *env)
 		return fetch_event_field(p->data, env->rec);
 	case FETCH_BASE_CURRENT:
 		return (unsigned long)current;
+	case FETCH_BASE_WADDR:
+		return env->watch_addr;
 	}
 	return 0;
 }

@@ -43,6 +43,7 @@ struct arg_case {
 #define KR	(TPARG_FL_KERNEL | TPARG_FL_RETURN)
 #define KP	TPARG_FL_KERNEL
 #define UP	TPARG_FL_USER
+#define KW	(TPARG_FL_KERNEL | TPARG_FL_WPROBE)
 
 /*
  * The register names the cases use, each architecture's own: the first
@@ -173,6 +174,12 @@ static const struct arg_case arg_cases[] = {
 	  FETCH_STORE_MEM, 1, 0, .reg = R0, .percpu = 1 },
 	{ "this_cpu_ptr(@cpu_number)", KP, NULL, "arg1", XL, FETCH_BASE_SYMBOL,
 	  FETCH_STORE_RAW, .percpu = 1 },
+	/* A watchpoint's: the address watched, and the data there. */
+	{ "$addr", KW, NULL, "arg1", XL, FETCH_BASE_WADDR, FETCH_STORE_RAW },
+	{ "v=$value:u32", KW, NULL, "v", "u32", FETCH_BASE_WADDR,
+	  FETCH_STORE_MEM, 1, 0 },
+	{ "+8($addr):s16", KW, NULL, "arg1", "s16", FETCH_BASE_WADDR,
+	  FETCH_STORE_MEM, 1, 8 },
 	{ "n=this_cpu_read(@cpu_number):s32", KP, NULL, "n", "s32",
 	  FETCH_BASE_SYMBOL, FETCH_STORE_MEM, 1, 0, .percpu = 1 },
 	{ "+8(this_cpu_ptr(@runqueues))", KP, NULL, "arg1", XL,

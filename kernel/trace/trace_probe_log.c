@@ -107,6 +107,11 @@ static const char *const probe_error_text[TP_ERR_NR] = {
 	[TP_ERR_TYPECAST_NOT_ALIGNED] = "Typecast field option is not byte-aligned",
 	[TP_ERR_TYPECAST_REQ_FIELD] = "Typecast requires a field access",
 	[TP_ERR_TYPECAST_SYM_OFFSET] = "@SYM+/-OFFSET with typecast needs parentheses",
+	[TP_ERR_BAD_ACCESS_FMT]	= "Access memory address requires @",
+	[TP_ERR_BAD_ACCESS_TYPE] = "Bad memory access type",
+	[TP_ERR_BAD_ACCESS_LEN]	= "This memory access length is not supported",
+	[TP_ERR_BAD_ACCESS_ADDR] = "Invalid access memory address",
+	[TP_ERR_NO_WATCH_SLOT]	= "No hardware watchpoint is left for the event",
 };
 
 /* ---- The error log ---------------------------------------------------- */

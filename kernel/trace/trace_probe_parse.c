@@ -685,6 +685,24 @@ static int parse_var(struct arg_parse *ap, char *var)
 		return parse_fail(ap, var, TP_ERR_BAD_VAR);
 	}
 
+	/*
+	 * A watchpoint's hit is an access to data, in no particular function:
+	 * what it has is the address watched and what the task is.
+	 */
+	if (ctx->flags & TPARG_FL_WPROBE) {
+		if (!strcmp(name, "addr")) {
+			prog->base = FETCH_BASE_WADDR;
+			return 0;
+		}
+		if (!strcmp(name, "value")) {
+			prog->base = FETCH_BASE_WADDR;
+			return add_deref(ap, 0, false, var);
+		}
+		if (strcmp(name, "comm") && strcmp(name, "COMM") &&
+		    !str_has_prefix(name, "current"))
+			return parse_fail(ap, var, TP_ERR_BAD_VAR);
+	}
+
 	if (str_has_prefix(name, "retval")) {
 		if (!(ctx->flags & TPARG_FL_RETURN))
 			return parse_fail(ap, var, TP_ERR_RETVAL_ON_PROBE);
@@ -860,9 +878,10 @@ static char *matching_paren(char *open)
 /*
  * "(STRUCT[,FIELD])VALUE->FIELDS": VALUE, a variable or a parenthesized,
  * dereferenced or per-CPU value, taken as a pointer to STRUCT.  Only
- * where BTF says what the arguments are (function entry and exit) and
- * for event probes' fields.  The text is checked from the outside in,
- * then the value compiled, then the cast resolved into plain accesses.
+ * where BTF says what the arguments are (function entry and exit), for
+ * event probes' fields and for the data a watchpoint watches.  The text
+ * is checked from the outside in, then the value compiled, then the cast
+ * resolved into plain accesses.
  */
 static int parse_typecast(struct arg_parse *ap, char *s)
 {
@@ -871,7 +890,8 @@ static int parse_typecast(struct arg_parse *ap, char *s)
 	int ret;
 
 	if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) ||
-	    !((flags & TPARG_FL_TEVENT) || tparg_is_function_entry(flags) ||
+	    !((flags & (TPARG_FL_TEVENT | TPARG_FL_WPROBE)) ||
+	      tparg_is_function_entry(flags) ||
 	      tparg_is_function_return(flags)))
 		return parse_fail(ap, s, TP_ERR_NOSUP_BTFARG);
 
@@ -1036,7 +1056,8 @@ static int parse_fetch(struct arg_parse *ap, char *s)
 	case '$':
 		return parse_var(ap, s);
 	case '%':
-		if (ctx->flags & (TPARG_FL_TEVENT | TPARG_FL_FPROBE))
+		if (ctx->flags & (TPARG_FL_TEVENT | TPARG_FL_FPROBE |
+				  TPARG_FL_WPROBE))
 			return parse_fail(ap, s, TP_ERR_BAD_VAR);
 		ret = regs_query_register_offset(s + 1);
 		if (ret < 0)
@@ -1477,6 +1498,97 @@ int traceprobe_split_symbol_offset(char *symbol, long *offset)
 		return ret;
 	*sign = '\0';
 	return 0;
+}
+
+/**
+ * traceprobe_parse_watch_spec - parse a watchpoint event's place
+ * @text: "[r|w|rw]@ADDR|SYM[+|-OFFS][:LEN]", word 1 of the definition
+ * @ws: what it says; @ws->symbol is the caller's to free
+ *
+ * Only the text: whether the symbol exists and the address may be
+ * watched is the front end's to find out.
+ *
+ * Return: 0, or -EINVAL or -ENOMEM with the error logged.
+ */
+int traceprobe_parse_watch_spec(const char *text, struct watch_spec *ws)
+{
+	const char *at = strchr(text, '@');
+	const char *colon, *place, *sign;
+	char buf[8];
+	size_t len;
+
+	ws->type = WATCH_READ | WATCH_WRITE;
+	ws->len = 4;
+	ws->addr = 0;
+	ws->symbol = NULL;
+	ws->offset = 0;
+	if (!at) {
+		trace_probe_log_err(0, BAD_ACCESS_FMT);
+		return -EINVAL;
+	}
+	len = at - text;
+	if (len == 1 && text[0] == 'r') {
+		ws->type = WATCH_READ;
+	} else if (len == 1 && text[0] == 'w') {
+		ws->type = WATCH_WRITE;
+	} else if (len && (len != 2 || strncmp(text, "rw", 2))) {
+		trace_probe_log_err(0, BAD_ACCESS_TYPE);
+		return -EINVAL;
+	}
+
+	place = at + 1;
+	colon = strchr(place, ':');
+	if (colon) {
+		unsigned int n;
+
+		/* Short words only: "1", "2", "4", "8", or "0x8" and kin. */
+		len = strlen(colon + 1);
+		if (len >= sizeof(buf) || !len)
+			goto bad_len;
+		memcpy(buf, colon + 1, len + 1);
+		if (kstrtouint(buf, 0, &n) || n > 8 || !n || (n & (n - 1)))
+			goto bad_len;
+		ws->len = n;
+		len = colon - place;
+	} else {
+		len = strlen(place);
+	}
+	if (!len) {
+		trace_probe_log_err(place - text, BAD_ACCESS_ADDR);
+		return -EINVAL;
+	}
+
+	ws->symbol = kstrndup(place, len, GFP_KERNEL);
+	if (!ws->symbol)
+		return -ENOMEM;
+	if (isdigit(place[0])) {
+		if (!kstrtoul(ws->symbol, 0, &ws->addr)) {
+			kfree(ws->symbol);
+			ws->symbol = NULL;
+			return 0;
+		}
+		trace_probe_log_err(place - text, BAD_ACCESS_ADDR);
+		goto fail;
+	}
+	sign = strpbrk(ws->symbol, "+-");
+	if (sign == ws->symbol) {
+		trace_probe_log_err(place - text, BAD_ACCESS_ADDR);
+		goto fail;
+	}
+	if (traceprobe_split_symbol_offset(ws->symbol, &ws->offset)) {
+		trace_probe_log_err(place - text + (sign - ws->symbol),
+				    BAD_PROBE_ADDR);
+		goto fail;
+	}
+	return 0;
+
+bad_len:
+	trace_probe_log_err(colon + 1 - text, BAD_ACCESS_LEN);
+	return -EINVAL;
+fail:
+	kfree(ws->symbol);
+	ws->symbol = NULL;
+	return -EINVAL;
 }
 
 /**

@@ -43,6 +43,7 @@ enum fetch_base {
 	FETCH_BASE_FOFFS,	/* file offset param, made an address per hit */
 	FETCH_BASE_EFIELD,	/* a field of the record an eprobe is attached to */
 	FETCH_BASE_CURRENT,	/* address of the current task_struct */
+	FETCH_BASE_WADDR,	/* the address a watchpoint watches */
 };
 
 /* How a fetch program stores what it reached. */
@@ -222,6 +223,7 @@ struct trace_probe {
 #define TPARG_FL_USER		BIT(4)
 #define TPARG_FL_FPROBE		BIT(5)
 #define TPARG_FL_TPOINT		BIT(6)
+#define TPARG_FL_WPROBE		BIT(7)
 #define TPARG_FL_LOC_MASK	GENMASK(4, 0)
 
 static inline bool tparg_is_function_entry(unsigned int flags)
@@ -295,6 +297,28 @@ void trace_probe_free_words(struct probe_words *w);
 int traceprobe_split_symbol_offset(char *symbol, long *offset);
 int traceprobe_parse_event_name(const char **pevent, const char **pgroup,
 				char *buf, int offset);
+
+/* What a watchpoint event watches for: the hw_breakpoint types' values. */
+#define WATCH_READ		BIT(0)
+#define WATCH_WRITE		BIT(1)
+
+/**
+ * struct watch_spec - the place of a watchpoint event, as written
+ * @type: WATCH_READ, WATCH_WRITE or both
+ * @len: the bytes watched: 1, 2, 4 or 8
+ * @addr: the address, if given as a number
+ * @symbol: else the symbol, a copy the caller frees
+ * @offset: what is added to the symbol's address
+ */
+struct watch_spec {
+	unsigned int	type;
+	unsigned int	len;
+	unsigned long	addr;
+	char		*symbol;
+	long		offset;
+};
+
+int traceprobe_parse_watch_spec(const char *text, struct watch_spec *ws);
 const char **traceprobe_expand_meta_args(int argc, const char *argv[],
 					 int *new_argc, char *buf, int bufsize,
 					 struct traceprobe_parse_context *ctx);
@@ -343,7 +367,9 @@ enum probe_error {
 	TP_ERR_TOO_MANY_EARGS, TP_ERR_TOO_MANY_NESTED, TP_ERR_TOO_MANY_ARGS,
 	TP_ERR_NOSUP_PERCPU, TP_ERR_NO_EVENT_FIELD, TP_ERR_TYPECAST_BAD_ARROW,
 	TP_ERR_TYPECAST_NOT_ALIGNED, TP_ERR_TYPECAST_REQ_FIELD,
-	TP_ERR_TYPECAST_SYM_OFFSET,
+	TP_ERR_TYPECAST_SYM_OFFSET, TP_ERR_BAD_ACCESS_FMT,
+	TP_ERR_BAD_ACCESS_TYPE, TP_ERR_BAD_ACCESS_LEN, TP_ERR_BAD_ACCESS_ADDR,
+	TP_ERR_NO_WATCH_SLOT,
 	TP_ERR_NR,
 };
 

@@ -13,15 +13,18 @@ dmesg >/tmp/boot.dmesg
 ftracetest_suite() {
 	cd /ftrace || return
 	logdir=/tmp/ftracetest-logs
-	# Every test of the two directories but those the host said not to
-	# run here (each is reported NOTRUN). ftracetest=T[,T...] on the
+	# Every test of the directories (wprobe/, the series' own, where the
+	# kernel's tree has it) but those the host said not to run here (each
+	# is reported NOTRUN). ftracetest=T[,T...] on the
 	# kernel command line, T a path under test.d/, runs only those: with
 	# BOOT_ARGS='suites=ftracetest ftracetest=kprobe/profile.tc' make
 	# check, a guest of under a minute while working on one test.
 	only_tc=$(tr ' ' '\n' </proc/cmdline | sed -n 's/^ftracetest=//p' | tr , ' ')
 	tests=
-	for t in test.d/kprobe/*.tc test.d/dynevent/*.tc; do
-		if [ -n "$only_tc" ] && ! echo " $only_tc " | grep -qF " ${t#test.d/} "; then
+	for t in test.d/kprobe/*.tc test.d/dynevent/*.tc test.d/wprobe/*.tc; do
+		if [ ! -f "$t" ]; then
+			continue
+		elif [ -n "$only_tc" ] && ! echo " $only_tc " | grep -qF " ${t#test.d/} "; then
 			continue
 		elif grep -qx "${t#test.d/}" /harness/ftracetest.skip; then
 			result ftracetest NOTRUN "${t#test.d/}"

@@ -99,7 +99,7 @@ int regs_query_register_offset(const char *name)
 
 static const char *const base_names[] = {
 	"NONE", "REG", "STACK", "STACKP", "RETVAL", "ARG", "EDATA", "COMM",
-	"IMM", "SYMBOL", "DATA", "FOFFS", "EFIELD", "CURRENT",
+	"IMM", "SYMBOL", "DATA", "FOFFS", "EFIELD", "CURRENT", "WADDR",
 };
 
 static const char *const store_names[] = { "RAW", "MEM", "STRING", "SYMSTR" };
@@ -119,6 +119,7 @@ static unsigned int flags_of(const char *f, size_t len)
 		{ "fr", TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_RETURN },
 		{ "tp", TPARG_FL_KERNEL | TPARG_FL_FPROBE | TPARG_FL_FENTRY |
 			TPARG_FL_TPOINT },
+		{ "w", TPARG_FL_KERNEL | TPARG_FL_WPROBE },
 	};
 	int i;
 
@@ -238,6 +239,44 @@ static void describe(struct trace_probe *tp, int ret, char *out, size_t size)
 }
 
 /*
+ * A watchpoint event's place, as parse-cases.txt writes what became of it:
+ * "ok TYPE LEN ADDR|SYMBOL OFFSET" or "err CODE OFFSET".  Return 0, or
+ * what refused it, with *@why set if it broke a rule of the parser's.
+ */
+static int parse_spec(const char *text, char *out, size_t size,
+		      const char **why)
+{
+	static const char *const types[] = { "?", "r", "w", "rw" };
+	struct watch_spec ws;
+	int ret;
+
+	last_err = -1;
+	*why = NULL;
+	ret = traceprobe_parse_watch_spec(text, &ws);
+	if (ret) {
+		snprintf(out, size, "err %s %d", last_err >= 0 ?
+			 err_names[last_err] : "(none)", last_pos);
+		if (ret != -ENOMEM &&
+		    (last_err < 0 || last_pos < 0 || last_pos > (int)strlen(text)))
+			*why = "refused without an error in the place";
+		if (ws.symbol)
+			*why = "refused, with the symbol kept";
+		return ret;
+	}
+	if (ws.symbol)
+		snprintf(out, size, "ok %s %u %s %ld", types[ws.type & 3],
+			 ws.len, ws.symbol, ws.offset);
+	else
+		snprintf(out, size, "ok %s %u 0x%lx %ld", types[ws.type & 3],
+			 ws.len, ws.addr, ws.offset);
+	if (!ws.type || ws.type > 3 || !ws.len || ws.len > 8 ||
+	    (ws.len & (ws.len - 1)) || (ws.symbol && !ws.symbol[0]))
+		*why = "accepted a place that cannot be watched";
+	free(ws.symbol);
+	return 0;
+}
+
+/*
  * A case is "WHERE<TAB>ARGUMENT<TAB>EXPECTED[<TAB>EXPECTED WITHOUT BTF]":
  * the last only where a kernel without BTF arguments gives another result.
  */
@@ -266,6 +305,21 @@ static int run_cases(const char *path)
 			continue;
 		if (!IS_ENABLED(CONFIG_PROBE_EVENTS_BTF_ARGS) && nobtf)
 			want = nobtf;
+		if (!strcmp(where, "spec")) {
+			const char *why;
+
+			parse_spec(text, got, sizeof(got), &why);
+			if (!why && !strcmp(got, want)) {
+				ktap_result(true, "%s %s", where, text);
+				continue;
+			}
+			bad++;
+			ktap_result(false, "%s %s", where, text);
+			printf("@log " SUITE " %s %s\n", where, text);
+			printf("want: %s\ngot:  %s%s%s\n@endlog\n", want, got,
+			       why ? ": " : "", why ? why : "");
+			continue;
+		}
 		held = btf_shim_refs();
 		tp = parse(1, (const char **)&text, where, &ret, &len);
 		describe(tp, ret, got, sizeof(got));
@@ -301,7 +355,7 @@ static unsigned int rnd(unsigned int n)
 }
 
 static const char alphabet[] =
-	"%$@+-()[]{}:=/\\\"'0123456789abcdefxsuprkbl_.>*,tg ";
+	"%$@+-()[]{}:=/\\\"'0123456789abcdefxsuprkbl_.>*,tgw ";
 
 /*
  * Pieces of the BTF forms, which one character at a time seldom makes:
@@ -428,6 +482,9 @@ static int fuzz_reached(const bool *seen)
 		"TOO_MANY_ARGS",
 		/* Older, but only a command of several words gives it. */
 		"DOUBLE_ARGS",
+		/* A watchpoint's place. */
+		"BAD_ACCESS_FMT", "BAD_ACCESS_TYPE", "BAD_ACCESS_LEN",
+		"BAD_ACCESS_ADDR",
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
 		"TYPECAST_BAD_ARROW", "TYPECAST_NOT_ALIGNED",
 		"TYPECAST_REQ_FIELD", "TYPECAST_SYM_OFFSET",
@@ -487,7 +544,7 @@ static int fuzz(const struct corpus_case *corpus, int nc, long iterations)
 		"fr@vfs_read", "e@kfree", "r@kfree", "e@schedule", "e@_printk",
 		"r@__kmalloc", "tp@sched_switch", "e@btf_shim_scalars",
 		"e@btf_shim_long_names", "e@btf_shim_dev_open",
-		"r@btf_shim_dev_open", "e@no_such_function",
+		"r@btf_shim_dev_open", "e@no_such_function", "w",
 	};
 	static bool seen[ARRAY_SIZE(err_names)];
 	char s[3][256];
@@ -502,6 +559,24 @@ static int fuzz(const struct corpus_case *corpus, int nc, long iterations)
 		size_t len;
 
 		w = rnd(2) ? c->where : where[rnd(ARRAY_SIZE(where))];
+		/* A watchpoint's place is a word of its own kind. */
+		if (!strcmp(w, "spec")) {
+			char out[300];
+
+			random_word(s[0], sizeof(s[0]), c, corpus, nc);
+			if (!parse_spec(s[0], out, sizeof(out), &why))
+				accepted++;
+			if (last_err >= 0 &&
+			    last_err < (int)ARRAY_SIZE(err_names))
+				seen[last_err] = true;
+			if (why) {
+				ktap_result(false, "random");
+				printf("@log " SUITE " random\n");
+				printf("%s: spec \"%s\"\n@endlog\n", why, s[0]);
+				return 1;
+			}
+			continue;
+		}
 		/*
 		 * Now and then a command of several words, some the first
 		 * again: "$arg* $arg*", "a=%x0 a=%x1"; and rarely one of
