@@ -99,6 +99,12 @@ else:
         site = next(i for i, (a, m, rest) in enumerate(insns[:2]) if m.startswith("nop"))
     print("body", offs[site + 1])
 ' "$getppid" "$GUEST" >"$root/harness/bench.offsets"
+# For make bench's watchpoint kind: data every getppid call reads, the
+# level of the initial PID namespace (pid_nr_ns() reads it), as
+# init_pid_ns+OFFSET, the offset from the kernel's debug info.
+level=$(pahole -C pid_namespace "$OBJ/vmlinux" 2>/dev/null |
+	awk '/[[:space:]]level;/ { for (i = 1; i <= NF; i++) if ($i == "/*") { print $(i + 1); exit } }')
+[ -z "$level" ] || echo "watch init_pid_ns+$level" >>"$root/harness/bench.offsets"
 # The kernel's config, for tests whose outcome depends on it (BTI, kCFI).
 cp "$SRC/.config" "$root/harness/kernel.config"
 # Where the kernel was linked to run, for tests that check KASLR moved it.

@@ -120,6 +120,7 @@ bench_points() {
 	body=$(sed -n 's/^body //p' /harness/bench.offsets)
 	stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
 	bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
+	watch=$(sed -n 's/^watch //p' /harness/bench.offsets)
 }
 
 # ksym NAME: the address, in hex without 0x, of the kernel's text symbol

@@ -73,6 +73,18 @@ name=baseline
 run $loop
 kprobe_kinds ""
 
+# (w) a watchpoint on data that each getppid call reads (bench_points'
+# $watch), where the kernel has watchpoint events: the cost of a hit,
+# with the hits per call that wprobe_profile counted.
+measure_watch() {
+	measure
+	echo "@whits $name $(awk '$1 == "w" { print $2 }' wprobe_profile)" \
+		"$([ "$pass" = exceptions ] && echo "$exc_n" || echo $((n * rounds)))" >&3
+}
+if [ -n "$watch" ] && grep -q '^	 *w\[:\[<group>/\]' README; then
+	with_bench_probes w measure_watch "w:bench/w rw@$watch:4"
+fi
+
 # Uprobe kinds, on arm64's uprobe_loop: a uprobe event on the NOP, the
 # push of the frame record, RET and MOV x29, SP of the function it calls,
 # and a uretprobe on it, each against the unprobed loop.

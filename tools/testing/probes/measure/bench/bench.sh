@@ -160,6 +160,8 @@ def load(path):
             d[(f[0], f[1])] = int(f[2])
         elif len(f) == 2 and f[0] in ("@mem", "@objects"):
             d[(f[0], "")] = int(f[1])
+        elif len(f) == 4 and f[0] == "@whits" and f[2].isdigit():
+            d[(f[0], f[1])] = int(f[2]) / int(f[3])
         elif len(f) == 2 and f[0] in ("@memscale-", "@objectsscale-"):
             d[(f[0][:-6], "scale-")] = int(f[1])
         elif f and f[0] == "@error":
@@ -240,6 +242,13 @@ for key, label in names.items():
         if s > u:
             dearer.append(label)
     print(row)
+# (w) a watchpoint event, the series' alone: a hit's cost is a call's
+# extra over the hits a call made (wprobe_profile's count over the calls).
+if ("@bench", "w") in se and se.get(("@whits", "w")):
+    per_call = se[("@whits", "w")]
+    s = cost(se, "w", "baseline") / per_call
+    print(f"| (w) a watchpoint hit ({num(per_call)} a getppid call) | - | {s:.0f} | - | "
+          f"- / {exc(sexc, 'w', 'baseline')} | - | - | - | - |")
 # The uprobe kinds, each against the unprobed uprobe_loop (arm64 only).
 unames = {
     "h": "(h) uprobe on a nop", "i": "(i) uprobe on the push stp x29, x30",
