@@ -103,7 +103,8 @@ else:
 # level of the initial PID namespace (pid_nr_ns() reads it), as
 # init_pid_ns+OFFSET, the offset from the kernel's debug info.
 level=$(pahole -C pid_namespace "$OBJ/vmlinux" 2>/dev/null |
-	awk '/[[:space:]]level;/ { for (i = 1; i <= NF; i++) if ($i == "/*") { print $(i + 1); exit } }')
+	awk '/[[:space:]]level;/ { for (i = 1; i <= NF; i++) if ($i == "/*") { print $(i + 1); exit } }') ||
+	level=
 [ -z "$level" ] || echo "watch init_pid_ns+$level" >>"$root/harness/bench.offsets"
 # The kernel's config, for tests whose outcome depends on it (BTI, kCFI).
 cp "$SRC/.config" "$root/harness/kernel.config"
