@@ -1514,7 +1514,6 @@ int traceprobe_parse_watch_spec(const char *text, struct watch_spec *ws)
 {
 	const char *at = strchr(text, '@');
 	const char *colon, *place, *sign;
-	char buf[8];
 	size_t len;
 
 	ws->type = WATCH_READ | WATCH_WRITE;
@@ -1541,12 +1540,8 @@ int traceprobe_parse_watch_spec(const char *text, struct watch_spec *ws)
 	if (colon) {
 		unsigned int n;
 
-		/* Short words only: "1", "2", "4", "8", or "0x8" and kin. */
-		len = strlen(colon + 1);
-		if (len >= sizeof(buf) || !len)
-			goto bad_len;
-		memcpy(buf, colon + 1, len + 1);
-		if (kstrtouint(buf, 0, &n) || n > 8 || !n || (n & (n - 1)))
+		/* The length ends the word: 1, 2, 4 or 8. */
+		if (kstrtouint(colon + 1, 0, &n) || !n || n > 8 || (n & (n - 1)))
 			goto bad_len;
 		ws->len = n;
 		len = colon - place;

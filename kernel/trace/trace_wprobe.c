@@ -14,11 +14,8 @@
  * before the instruction completes, at the instruction itself; x86 after,
  * at the one that follows.
  */
-#define pr_fmt(fmt)	"trace_wprobe: " fmt
-
 #include <linux/hw_breakpoint.h>
 #include <linux/kallsyms.h>
-#include <linux/module.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
 #include <linux/uaccess.h>
