@@ -1502,11 +1502,12 @@ int traceprobe_split_symbol_offset(char *symbol, long *offset)
 
 /**
  * traceprobe_parse_watch_spec - parse a watchpoint event's place
- * @text: "[r|w|rw]@ADDR|SYM[+|-OFFS][:LEN]", word 1 of the definition
+ * @text: "[r|w|rw]@ADDR|SYM[+|-OFFS]|-1[:LEN]", word 1 of the definition
  * @ws: what it says; @ws->symbol is the caller's to free
  *
  * Only the text: whether the symbol exists and the address may be
- * watched is the front end's to find out.
+ * watched is the front end's to find out.  "@-1" is no place yet: the
+ * event's triggers give it one.
  *
  * Return: 0, or -EINVAL or -ENOMEM with the error logged.
  */
@@ -1521,6 +1522,7 @@ int traceprobe_parse_watch_spec(const char *text, struct watch_spec *ws)
 	ws->addr = 0;
 	ws->symbol = NULL;
 	ws->offset = 0;
+	ws->by_trigger = false;
 	if (!at) {
 		trace_probe_log_err(0, BAD_ACCESS_FMT);
 		return -EINVAL;
@@ -1551,6 +1553,10 @@ int traceprobe_parse_watch_spec(const char *text, struct watch_spec *ws)
 	if (!len) {
 		trace_probe_log_err(place - text, BAD_ACCESS_ADDR);
 		return -EINVAL;
+	}
+	if (len == 2 && !strncmp(place, "-1", 2)) {
+		ws->by_trigger = true;
+		return 0;
 	}
 
 	ws->symbol = kstrndup(place, len, GFP_KERNEL);

@@ -309,6 +309,7 @@ int traceprobe_parse_event_name(const char **pevent, const char **pgroup,
  * @addr: the address, if given as a number
  * @symbol: else the symbol, a copy the caller frees
  * @offset: what is added to the symbol's address
+ * @by_trigger: "@-1": no place until a set_wprobe trigger gives one
  */
 struct watch_spec {
 	unsigned int	type;
@@ -316,6 +317,7 @@ struct watch_spec {
 	unsigned long	addr;
 	char		*symbol;
 	long		offset;
+	bool		by_trigger;
 };
 
 int traceprobe_parse_watch_spec(const char *text, struct watch_spec *ws);

@@ -13,18 +13,29 @@
  * registers.  Architectures report the access at different points: arm64
  * before the instruction completes, at the instruction itself; x86 after,
  * at the one that follows.
+ *
+ * An event defined at "@-1" watches no data of its own: its set_wprobe
+ * and clear_wprobe triggers, on other events, move its watchpoints to an
+ * address one of their fields holds and back (see the end of the file).
  */
+#include <linux/btf.h>
+#include <linux/ctype.h>
 #include <linux/hw_breakpoint.h>
+#include <linux/irq_work.h>
 #include <linux/kallsyms.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
+#include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 
+#include "trace_btf.h"
 #include "trace_dynevent.h"
 #include "trace_probe.h"
 #include "trace_probe_record.h"
 
 #define WPROBE_EVENT_SYSTEM	"wprobes"
+
+struct tw_mover;
 
 /**
  * struct trace_wprobe - a watchpoint event definition
@@ -33,6 +44,10 @@
  * @offset: the offset from @symbol
  * @type: HW_BREAKPOINT_R, HW_BREAKPOINT_W or both
  * @len: the bytes watched, 1, 2, 4 or 8
+ * @by_trigger: defined at "@-1": its triggers give it its address
+ * @watching: for @by_trigger, the address its set_wprobe trigger gave,
+ *	0 while it has none (changed only by cmpxchg())
+ * @movers: for @by_trigger, the work that moves each CPU's watchpoint
  * @bp: the watchpoint on each CPU, while the event is enabled
  * @nhit: hits recorded, per CPU
  * @nmissed: hits not recorded: made while a kprobe's handler ran on the
@@ -47,6 +62,9 @@ struct trace_wprobe {
 	long				offset;
 	unsigned int			type;
 	unsigned int			len;
+	bool				by_trigger;
+	unsigned long			watching;
+	struct tw_mover __percpu	*movers;
 	struct perf_event * __percpu	*bp;
 	unsigned long __percpu		*nhit;
 	atomic_long_t			nmissed;
@@ -67,13 +85,18 @@ static struct trace_wprobe *dyn_to_tw(struct dyn_event *ev)
 	return ev->ops == &trace_wprobe_ops ? to_trace_wprobe(ev) : NULL;
 }
 
-/* The watch as it is listed: "w@jiffies:4", "rw@0xffff000012345678:8". */
+/*
+ * The watch as it is listed: "w@jiffies:4", "rw@0xffff000012345678:8",
+ * "w@-1:8".
+ */
 static void tw_place(struct trace_wprobe *tw, char *buf, size_t size)
 {
 	const char *type = tw->type == HW_BREAKPOINT_R ? "r" :
 			   tw->type == HW_BREAKPOINT_W ? "w" : "rw";
 
-	if (!tw->symbol)
+	if (tw->by_trigger)
+		snprintf(buf, size, "%s@-1:%u", type, tw->len);
+	else if (!tw->symbol)
 		snprintf(buf, size, "%s@0x%lx:%u", type, tw->addr, tw->len);
 	else if (tw->offset)
 		snprintf(buf, size, "%s@%s%+ld:%u", type, tw->symbol,
@@ -156,6 +179,124 @@ static void wprobe_hit(struct perf_event *bp, struct perf_sample_data *data,
 }
 NOKPROBE_SYMBOL(wprobe_hit);
 
+/* ---- Moving an event's watchpoints ------------------------------------- */
+
+/*
+ * Where an event defined at "@-1" watches while no trigger has given it
+ * an address: a word no code reads or writes, so that its watchpoints
+ * hold their slots and never fire.
+ */
+static u64 tw_parking __aligned(8);
+
+/**
+ * struct tw_mover - what moves one CPU's watchpoint of an event
+ * @move: moves this CPU's watchpoint to where the event now watches,
+ *	queued here by another CPU
+ * @spread: the same, then queues @move on every other CPU: what a
+ *	trigger in NMI context raises, where it can neither rewrite the
+ *	registers an exception handler will restore nor send an IPI
+ * @tw: the event
+ */
+struct tw_mover {
+	struct irq_work		move;
+	struct irq_work		spread;
+	struct trace_wprobe	*tw;
+};
+
+/*
+ * With interrupts off: point this CPU's watchpoint where the event now
+ * watches.  A CPU brought online after the event was enabled has none.
+ * An address the architecture refuses leaves the CPU watching what it
+ * watched, and counts a missed hit.
+ */
+static void tw_move_here(struct trace_wprobe *tw)
+{
+	struct perf_event *bp = *this_cpu_ptr(tw->bp);
+	unsigned long addr = READ_ONCE(tw->watching);
+
+	if (!addr)
+		addr = (unsigned long)&tw_parking;
+	if (bp && bp->attr.bp_addr != addr &&
+	    move_wide_hw_breakpoint_local(bp, addr))
+		atomic_long_inc(&tw->nmissed);
+}
+
+/*
+ * Every other CPU moves its own.  A move already queued on a CPU, and not
+ * yet begun, reads tw->watching when it runs, which is why it need not be
+ * queued twice: each CPU ends at the last address a trigger gave.
+ */
+static void tw_move_others(struct trace_wprobe *tw)
+{
+	int cpu, this = smp_processor_id();
+
+	for_each_online_cpu(cpu)
+		if (cpu != this)
+			irq_work_queue_on(&per_cpu_ptr(tw->movers, cpu)->move,
+					  cpu);
+}
+
+static void tw_move_work(struct irq_work *work)
+{
+	tw_move_here(container_of(work, struct tw_mover, move)->tw);
+}
+
+static void tw_spread_work(struct irq_work *work)
+{
+	struct trace_wprobe *tw = container_of(work, struct tw_mover, spread)->tw;
+
+	tw_move_here(tw);
+	tw_move_others(tw);
+}
+
+/*
+ * After a trigger changed tw->watching: this CPU first, at once, so that
+ * an access made by the code that follows the trigger's event here is
+ * seen, then the others, each as soon as it takes the interrupt.
+ */
+static void tw_move_all(struct trace_wprobe *tw)
+{
+	unsigned long flags;
+
+	if (in_nmi()) {
+		irq_work_queue(&this_cpu_ptr(tw->movers)->spread);
+		return;
+	}
+	local_irq_save(flags);
+	tw_move_here(tw);
+	tw_move_others(tw);
+	local_irq_restore(flags);
+}
+
+static int tw_init_movers(struct trace_wprobe *tw)
+{
+	int cpu;
+
+	tw->movers = alloc_percpu(struct tw_mover);
+	if (!tw->movers)
+		return -ENOMEM;
+	for_each_possible_cpu(cpu) {
+		struct tw_mover *m = per_cpu_ptr(tw->movers, cpu);
+
+		/* In hard interrupt context on PREEMPT_RT too: it is short. */
+		m->move = IRQ_WORK_INIT_HARD(tw_move_work);
+		m->spread = IRQ_WORK_INIT_HARD(tw_spread_work);
+		m->tw = tw;
+	}
+	return 0;
+}
+
+/* Wait for the moves queued: a spread may queue moves, so spreads first. */
+static void tw_sync_movers(struct trace_wprobe *tw)
+{
+	int cpu;
+
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(tw->movers, cpu)->spread);
+	for_each_possible_cpu(cpu)
+		irq_work_sync(&per_cpu_ptr(tw->movers, cpu)->move);
+}
+
 /* ---- The event --------------------------------------------------------- */
 
 static struct trace_wprobe *tw_primary(struct trace_event_call *call)
@@ -214,12 +355,16 @@ static struct trace_event_fields tw_fields[] = {
 /*
  * Unregistering takes the watchpoint off each CPU with an IPI that the
  * CPU runs with interrupts off: a handler running there, in the
- * watchpoint's exception, has returned by then.
+ * watchpoint's exception, has returned by then.  A move queued by a
+ * trigger runs first: the triggers that queue them are gone by the time
+ * an event defined at "@-1" is disabled (each holds it enabled).
  */
 static void tw_disarm(struct trace_wprobe *tw)
 {
 	if (!tw->bp)
 		return;
+	if (tw->by_trigger)
+		tw_sync_movers(tw);
 	unregister_wide_hw_breakpoint(tw->bp);
 	tw->bp = NULL;
 }
@@ -239,6 +384,10 @@ static int tw_arm(struct trace_wprobe *tw)
 	attr.bp_addr = tw->addr;
 	attr.bp_len = tw->len;
 	attr.bp_type = tw->type;
+	if (tw->by_trigger) {
+		WRITE_ONCE(tw->watching, 0);
+		attr.bp_addr = (unsigned long)&tw_parking;
+	}
 	bp = register_wide_hw_breakpoint(&attr, wprobe_hit, tw);
 	if (IS_ERR_PCPU(bp))
 		return PTR_ERR_PCPU(bp);
@@ -288,6 +437,7 @@ static void free_trace_wprobe(struct trace_wprobe *tw)
 	if (!tw)
 		return;
 	trace_probe_cleanup(&tw->tp);
+	free_percpu(tw->movers);
 	free_percpu(tw->nhit);
 	kfree(tw->symbol);
 	kfree(tw);
@@ -397,24 +547,30 @@ static unsigned int tw_bp_type(unsigned int watch)
 	       (watch & WATCH_WRITE ? HW_BREAKPOINT_W : 0);
 }
 
-/* The caret under the type, or under what follows the '@'. */
+/*
+ * The caret under the type, or under what follows the '@'.  An event
+ * defined at "@-1" is tried at its parking place.
+ */
 static int tw_check(struct watch_spec *ws, const char *w1)
 {
 	unsigned int type = tw_bp_type(ws->type);
 	int at = strchr(w1, '@') + 1 - w1;
+	unsigned long addr = ws->addr;
 	int ret;
 
-	if (!tw_watchable(ws->addr, ws->len)) {
+	if (ws->by_trigger) {
+		addr = (unsigned long)&tw_parking;
+	} else if (!tw_watchable(addr, ws->len)) {
 		trace_probe_log_err(at, BAD_ACCESS_ADDR);
 		return -EINVAL;
 	}
-	ret = tw_try(ws->addr, ws->len, type);
+	ret = tw_try(addr, ws->len, type);
 	if (!ret)
 		return 0;
 	if (ret == -ENOSPC) {
 		trace_probe_log_err(0, NO_WATCH_SLOT);
 	} else if (type != HW_BREAKPOINT_RW &&
-		   !tw_try(ws->addr, ws->len, HW_BREAKPOINT_RW)) {
+		   !tw_try(addr, ws->len, HW_BREAKPOINT_RW)) {
 		trace_probe_log_err(0, BAD_ACCESS_TYPE);
 		ret = -EINVAL;
 	} else {
@@ -455,7 +611,9 @@ static void tw_default_name(struct probe_definition *def)
 {
 	struct watch_spec *ws = &to_tw_definition(def)->ws;
 
-	if (ws->symbol)
+	if (ws->by_trigger)
+		strscpy(def->name, "w_trigger", sizeof(def->name));
+	else if (ws->symbol)
 		strscpy(def->name, ws->symbol, sizeof(def->name));
 	else
 		snprintf(def->name, sizeof(def->name), "w_0x%lx", ws->addr);
@@ -484,6 +642,12 @@ static struct trace_probe *tw_alloc(struct probe_definition *def)
 	ret = -ENOMEM;
 	if (!tw->nhit)
 		goto fail;
+	if (ws->by_trigger) {
+		tw->by_trigger = true;
+		ret = tw_init_movers(tw);
+		if (ret)
+			goto fail;
+	}
 	ret = trace_probe_init(&tw->tp, def->event, def->group, &tw_kind);
 	if (ret)
 		goto fail;
@@ -603,3 +767,578 @@ static __init int init_wprobe_trace(void)
 	return 0;
 }
 fs_initcall(init_wprobe_trace);
+
+/* ---- Triggers: set_wprobe and clear_wprobe ----------------------------- */
+
+/*
+ * "set_wprobe:WPROBE:FIELD[+|-ADJUST][:COUNT] [if FILTER]" on an event
+ * moves the watchpoints of WPROBE, an event defined at "@-1", to the
+ * address the event's FIELD holds, plus ADJUST, and enables its records;
+ * "clear_wprobe:WPROBE[:FIELD[+|-ADJUST]][:COUNT] [if FILTER]" moves them
+ * back to their parking place and disables the records again, if they
+ * watch that address (or whatever they watch, without a FIELD).  FIELD
+ * may be "(STRUCT)FIELD->MEMBER[.MEMBER...]": ADJUST then starts at the
+ * member's offset in STRUCT, found in BTF.  So one pair follows an object
+ * from the event that allocates it to the event that frees it.
+ *
+ * A watchpoint event watches one address at a time: a set_wprobe that
+ * finds it watching one leaves it, until a clear_wprobe frees it.  Each
+ * trigger holds its watchpoint event enabled in its instance (soft mode,
+ * as enable_event does), with its watchpoints parked until a set_wprobe
+ * fires.
+ */
+#define SET_WPROBE_STR		"set_wprobe"
+#define CLEAR_WPROBE_STR	"clear_wprobe"
+
+enum tw_trigger_error {
+	TW_TRIG_ERR_NO_WPROBE,
+	TW_TRIG_ERR_NOT_BY_TRIGGER,
+	TW_TRIG_ERR_WPROBE_ENABLED,
+	TW_TRIG_ERR_NEED_FIELD,
+	TW_TRIG_ERR_NO_FIELD,
+	TW_TRIG_ERR_BAD_FIELD,
+	TW_TRIG_ERR_BAD_ADJUST,
+	TW_TRIG_ERR_NO_BTF_STRUCT,
+	TW_TRIG_ERR_NO_BTF_MEMBER,
+	TW_TRIG_ERR_NO_BTF,
+	TW_TRIG_ERR_BAD_COUNT,
+};
+
+/* What the instance's error_log says, under "wprobe_trigger". */
+static const char * const tw_trigger_errs[] = {
+	[TW_TRIG_ERR_NO_WPROBE]		= "No watchpoint event of this name",
+	[TW_TRIG_ERR_NOT_BY_TRIGGER]	= "The watchpoint event is not defined at @-1",
+	[TW_TRIG_ERR_WPROBE_ENABLED]	= "The watchpoint event is enabled outside its triggers",
+	[TW_TRIG_ERR_NEED_FIELD]	= "set_wprobe needs a field of the event",
+	[TW_TRIG_ERR_NO_FIELD]		= "This event field is not found.",
+	[TW_TRIG_ERR_BAD_FIELD]		= "The field does not hold an address",
+	[TW_TRIG_ERR_BAD_ADJUST]	= "Invalid adjustment",
+	[TW_TRIG_ERR_NO_BTF_STRUCT]	= "No structure of this name in BTF",
+	[TW_TRIG_ERR_NO_BTF_MEMBER]	= "No member of this name in the structure",
+	[TW_TRIG_ERR_NO_BTF]		= "BTF is not available for a typecast",
+	[TW_TRIG_ERR_BAD_COUNT]		= "Invalid count",
+};
+
+/**
+ * struct tw_trigger - a set_wprobe or clear_wprobe trigger
+ * @tw: the watchpoint event it moves
+ * @file: @tw's event file in the trigger's instance
+ * @set: set_wprobe, else clear_wprobe
+ * @has_field: an address is read from the record at @offset
+ * @offset: the field's offset in the triggering event's record
+ * @adjust: what is added to the field's value
+ * @spec: the field, as written after the watchpoint event's name
+ */
+struct tw_trigger {
+	struct trace_wprobe	*tw;
+	struct trace_event_file	*file;
+	bool			set;
+	bool			has_field;
+	unsigned int		offset;
+	long			adjust;
+	char			*spec;
+};
+
+/*
+ * An address a trigger may give a watchpoint: kernel data, aligned to the
+ * length (what tw_watchable() asks of a definition, but whether it is
+ * mapped, which the event cannot find out safely here).
+ */
+static bool tw_trigger_may_watch(unsigned long addr, unsigned int len)
+{
+	return addr >= TASK_SIZE_MAX && IS_ALIGNED(addr, len);
+}
+
+/* The address the trigger's field gives, in @rec; 0 without a field. */
+static unsigned long tw_trigger_addr(struct tw_trigger *twt, void *rec)
+{
+	if (!twt->has_field)
+		return 0;
+	return *(unsigned long *)(rec + twt->offset) + twt->adjust;
+}
+
+/*
+ * Whether the trigger has something to do, with its event's record @rec
+ * and what the watchpoint event watches now, @watching.
+ */
+static bool tw_trigger_applies(struct tw_trigger *twt, void *rec,
+			       unsigned long watching)
+{
+	unsigned long addr = tw_trigger_addr(twt, rec);
+
+	if (twt->set)
+		return !watching && tw_trigger_may_watch(addr, twt->tw->len);
+	return watching && (!twt->has_field || addr == watching);
+}
+
+/* In the triggering event's context, after its record is written. */
+static void tw_trigger_fire(struct event_trigger_data *data,
+			    struct trace_buffer *buffer, void *rec,
+			    struct ring_buffer_event *rbe)
+{
+	struct tw_trigger *twt = data->private_data;
+	struct trace_wprobe *tw = twt->tw;
+	unsigned long old = READ_ONCE(tw->watching);
+
+	if (!rec || !READ_ONCE(tw->bp) || !tw_trigger_applies(twt, rec, old))
+		return;
+	/* Another CPU's trigger may have moved it meanwhile: then it wins. */
+	if (cmpxchg(&tw->watching, old,
+		    twt->set ? tw_trigger_addr(twt, rec) : 0) != old)
+		return;
+	if (twt->set)
+		clear_bit(EVENT_FILE_FL_SOFT_DISABLED_BIT, &twt->file->flags);
+	else
+		set_bit(EVENT_FILE_FL_SOFT_DISABLED_BIT, &twt->file->flags);
+	tw_move_all(tw);
+}
+NOKPROBE_SYMBOL(tw_trigger_fire);
+
+/* A count is of the moves a trigger makes, not of its event's hits. */
+static bool tw_trigger_count(struct event_trigger_data *data,
+			     struct trace_buffer *buffer, void *rec,
+			     struct ring_buffer_event *rbe)
+{
+	struct tw_trigger *twt = data->private_data;
+
+	if (!data->count || !rec ||
+	    !tw_trigger_applies(twt, rec, READ_ONCE(twt->tw->watching)))
+		return false;
+	if (data->count != -1)
+		data->count--;
+	return true;
+}
+
+static int tw_trigger_print(struct seq_file *m,
+			    struct event_trigger_data *data)
+{
+	struct tw_trigger *twt = data->private_data;
+	struct trace_probe *tp = &twt->tw->tp;
+
+	seq_puts(m, twt->set ? SET_WPROBE_STR ":" : CLEAR_WPROBE_STR ":");
+	if (strcmp(trace_probe_group_name(tp), WPROBE_EVENT_SYSTEM))
+		seq_printf(m, "%s/", trace_probe_group_name(tp));
+	seq_puts(m, trace_probe_name(tp));
+	if (twt->spec)
+		seq_printf(m, ":%s", twt->spec);
+	if (data->count == -1)
+		seq_puts(m, ":unlimited");
+	else
+		seq_printf(m, ":count=%ld", data->count);
+	if (data->filter_str)
+		seq_printf(m, " if %s", data->filter_str);
+	seq_putc(m, '\n');
+	return 0;
+}
+
+static void tw_trigger_data_free(struct event_trigger_data *data)
+{
+	struct tw_trigger *twt = data->private_data;
+
+	kfree(twt->spec);
+	kfree(twt);
+}
+
+/*
+ * The last reference: the trigger is off its event's list, but may still
+ * run on another CPU until the event's handlers have all returned; only
+ * then may the watchpoint event be disabled, which frees its watchpoints,
+ * and let go, so that it can be removed as soon as the write that removed
+ * its last trigger returns.
+ */
+static void tw_trigger_free(struct event_trigger_data *data)
+{
+	struct tw_trigger *twt = data->private_data;
+
+	if (WARN_ON_ONCE(data->ref <= 0) || --data->ref)
+		return;
+	tracepoint_synchronize_unregister();
+	trace_event_enable_disable(twt->file, 0, 1);
+	trace_event_put_ref(twt->file->event_call);
+	data->private_data_free = tw_trigger_data_free;
+	trigger_data_free(data);
+}
+
+/* This file's trigger of the same command on the same watchpoint event. */
+static struct event_trigger_data *tw_trigger_find(struct event_trigger_data *test,
+						  struct trace_event_file *file)
+{
+	struct tw_trigger *tt = test->private_data, *twt;
+	struct event_trigger_data *data;
+
+	list_for_each_entry(data, &file->triggers, list) {
+		if (data->cmd_ops->trigger_type != ETT_WPROBE)
+			continue;
+		twt = data->private_data;
+		if (twt->tw == tt->tw && twt->set == tt->set)
+			return data;
+	}
+	return NULL;
+}
+
+static int tw_trigger_reg(char *glob, struct event_trigger_data *data,
+			  struct trace_event_file *file)
+{
+	int ret;
+
+	lockdep_assert_held(&event_mutex);
+	if (tw_trigger_find(data, file))
+		return -EEXIST;
+	ret = data->cmd_ops->init(data);
+	if (ret)
+		return ret;
+	list_add_rcu(&data->list, &file->triggers);
+	update_cond_flag(file);
+	ret = trace_event_trigger_enable_disable(file, 1);
+	if (ret < 0) {
+		list_del_rcu(&data->list);
+		update_cond_flag(file);
+		data->cmd_ops->free(data);
+	}
+	return ret;
+}
+
+static void tw_trigger_unreg(char *glob, struct event_trigger_data *test,
+			     struct trace_event_file *file)
+{
+	struct event_trigger_data *data;
+
+	lockdep_assert_held(&event_mutex);
+	data = tw_trigger_find(test, file);
+	if (!data)
+		return;
+	list_del_rcu(&data->list);
+	trace_event_trigger_enable_disable(file, 0);
+	update_cond_flag(file);
+	data->cmd_ops->free(data);
+}
+
+/* The watchpoint event "[GROUP/]EVENT" names, or NULL. */
+static struct trace_wprobe *tw_find(const char *name)
+{
+	const char *slash = strchr(name, '/');
+	const char *group = WPROBE_EVENT_SYSTEM;
+	char gbuf[MAX_EVENT_NAME_LEN];
+	struct dyn_event *ev;
+	struct trace_wprobe *tw;
+
+	if (slash) {
+		if (slash - name >= sizeof(gbuf))
+			return NULL;
+		strscpy(gbuf, name, slash - name + 1);
+		group = gbuf;
+		name = slash + 1;
+	}
+	for_each_dyn_event(ev) {
+		tw = dyn_to_tw(ev);
+		if (tw && !strcmp(trace_probe_name(&tw->tp), name) &&
+		    !strcmp(trace_probe_group_name(&tw->tp), group))
+			return tw;
+	}
+	return NULL;
+}
+
+/* The byte offset of "MEMBER[.MEMBER...]" in the structure @sname. */
+static int tw_btf_offset(char *sname, char *members, char **bad, int *err)
+{
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	const struct btf_type *type, *mtype;
+	const struct btf_member *member;
+	struct btf *btf = NULL;
+	u32 bitoffs = 0, anon;
+	char *name, *next;
+	s32 id;
+
+	id = bpf_find_btf_id(sname, BTF_KIND_STRUCT, &btf);
+	type = id < 0 ? NULL : btf_type_by_id(btf, id);
+	if (!type) {
+		*bad = sname;
+		*err = TW_TRIG_ERR_NO_BTF_STRUCT;
+		goto fail;
+	}
+	for (name = members; name; name = next) {
+		next = strchr(name, '.');
+		if (next)
+			*next++ = '\0';
+		anon = 0;
+		member = btf_find_struct_member(btf, type, name, &anon, &mtype);
+		if (IS_ERR_OR_NULL(member) ||
+		    (btf_type_kflag(mtype) &&
+		     BTF_MEMBER_BITFIELD_SIZE(member->offset))) {
+			*bad = name;
+			*err = TW_TRIG_ERR_NO_BTF_MEMBER;
+			goto fail;
+		}
+		bitoffs += anon + (btf_type_kflag(mtype) ?
+				   BTF_MEMBER_BIT_OFFSET(member->offset) :
+				   member->offset);
+		type = btf_type_skip_modifiers(btf, member->type, NULL);
+		if (next && (!type || !btf_type_is_struct(type))) {
+			*bad = next;
+			*err = TW_TRIG_ERR_NO_BTF_MEMBER;
+			goto fail;
+		}
+	}
+	btf_put(btf);
+	if (bitoffs % BITS_PER_BYTE) {
+		*bad = members;
+		*err = TW_TRIG_ERR_NO_BTF_MEMBER;
+		return -EINVAL;
+	}
+	return bitoffs / BITS_PER_BYTE;
+fail:
+	btf_put(btf);
+	return -ENOENT;
+#else
+	*bad = sname;
+	*err = TW_TRIG_ERR_NO_BTF;
+	return -EOPNOTSUPP;
+#endif
+}
+
+/*
+ * "[(STRUCT)]FIELD[->MEMBER[.MEMBER...]][+|-ADJUST]", in place: the field
+ * of @file's event whose value is an address.  On an error, *@bad points
+ * at the word it is about and *@err says what it is.
+ */
+static int tw_trigger_parse_field(struct tw_trigger *twt, char *spec,
+				  struct trace_event_file *file,
+				  char **bad, int *err)
+{
+	struct ftrace_event_field *field;
+	char *sname = NULL, *members = NULL, *sign, *p;
+	int offs;
+
+	*bad = spec;
+	twt->spec = kstrdup(spec, GFP_KERNEL);
+	if (!twt->spec)
+		return -ENOMEM;
+	if (spec[0] == '(') {
+		sname = spec + 1;
+		p = strchr(sname, ')');
+		if (!p) {
+			*err = TW_TRIG_ERR_NO_BTF_STRUCT;
+			return -EINVAL;
+		}
+		*p = '\0';
+		spec = p + 1;
+		p = strstr(spec, "->");
+		if (!p) {
+			*bad = spec;
+			*err = TW_TRIG_ERR_NO_BTF_MEMBER;
+			return -EINVAL;
+		}
+		*p = '\0';
+		members = p + 2;
+	}
+	sign = strpbrk(members ?: spec, "+-");
+	if (sign) {
+		if (kstrtol(sign, 0, &twt->adjust)) {
+			*bad = sign;
+			*err = TW_TRIG_ERR_BAD_ADJUST;
+			return -EINVAL;
+		}
+		*sign = '\0';
+	}
+	field = trace_find_event_field(file->event_call, spec);
+	if (!field) {
+		*bad = spec;
+		*err = TW_TRIG_ERR_NO_FIELD;
+		return -ENOENT;
+	}
+	if (field->size != sizeof(unsigned long) ||
+	    field->filter_type != FILTER_OTHER) {
+		*bad = spec;
+		*err = TW_TRIG_ERR_BAD_FIELD;
+		return -EINVAL;
+	}
+	twt->has_field = true;
+	twt->offset = field->offset;
+	if (sname) {
+		offs = tw_btf_offset(sname, members, bad, err);
+		if (offs < 0)
+			return offs;
+		twt->adjust += offs;
+	}
+	return 0;
+}
+
+/*
+ * The command is logged as written: @glob ("set_wprobe", "!clear_wprobe")
+ * and @pf, what followed it, joined by the ':' the parse cut them at; the
+ * caret goes under @bad, a place in what @pf was cut into.
+ */
+static void tw_trigger_log(struct trace_array *tr, const char *cmd,
+			   const char *glob, const char *pf, const char *bad,
+			   int err)
+{
+	tracing_log_err(tr, "wprobe_trigger", cmd,
+			(const char **)tw_trigger_errs, err,
+			bad ? strlen(glob) + 1 + (bad - pf) : 0);
+}
+
+/*
+ * @glob is the command's name, with its '!' to remove it, and
+ * @param_and_filter the rest of the command.
+ */
+static int tw_trigger_parse(struct event_command *cmd_ops,
+			    struct trace_event_file *file, char *glob,
+			    char *cmd, char *param_and_filter)
+{
+	bool remove = event_trigger_check_remove(glob);
+	struct event_trigger_data *data = NULL;
+	struct trace_array *tr = file->tr;
+	char *param, *filter, *name, *spec, *buf, *bad = NULL;
+	struct trace_event_file *wfile;
+	struct tw_trigger *twt;
+	struct trace_wprobe *tw;
+	int ret, err = 0;
+
+	if (!param_and_filter)
+		return -EINVAL;
+	/* A copy to log: the parse below cuts param_and_filter up. */
+	buf = kasprintf(GFP_KERNEL, "%s:%s", glob, param_and_filter);
+	twt = kzalloc_obj(*twt);
+	ret = -ENOMEM;
+	if (!buf || !twt)
+		goto out;
+	twt->set = !strcmp(cmd, SET_WPROBE_STR);
+
+	ret = event_trigger_separate_filter(param_and_filter, &param, &filter,
+					    true);
+	if (ret)
+		goto out;
+	name = strsep(&param, ":");
+	tw = tw_find(name);
+	ret = -ENOENT;
+	if (!tw) {
+		bad = name;
+		err = TW_TRIG_ERR_NO_WPROBE;
+		goto log;
+	}
+	ret = -EINVAL;
+	if (!tw->by_trigger) {
+		bad = name;
+		err = TW_TRIG_ERR_NOT_BY_TRIGGER;
+		goto log;
+	}
+	wfile = find_event_file(tr, trace_probe_group_name(&tw->tp),
+				trace_probe_name(&tw->tp));
+	if (!wfile) {
+		bad = name;
+		err = TW_TRIG_ERR_NO_WPROBE;
+		goto log;
+	}
+	twt->tw = tw;
+	twt->file = wfile;
+
+	/*
+	 * What follows the name: a field, then a count.  A field is a C
+	 * name or a typecast; a count, a number.
+	 */
+	spec = param && *param && !isdigit(*param) ? strsep(&param, ":") : NULL;
+	if (spec) {
+		ret = tw_trigger_parse_field(twt, spec, file, &bad, &err);
+		if (ret)
+			goto log;
+	} else if (twt->set && !remove) {
+		bad = param ?: name + strlen(name);
+		err = TW_TRIG_ERR_NEED_FIELD;
+		ret = -EINVAL;
+		goto log;
+	}
+
+	data = trigger_data_alloc(cmd_ops, cmd, param, twt);
+	ret = -ENOMEM;
+	if (!data)
+		goto out;
+	if (remove) {
+		event_trigger_unregister(cmd_ops, file, glob + 1, data);
+		kfree(data);
+		ret = 0;
+		goto out;
+	}
+
+	ret = event_trigger_parse_num(param, data);
+	if (ret) {
+		bad = param;
+		err = TW_TRIG_ERR_BAD_COUNT;
+		goto log;
+	}
+	ret = event_trigger_set_filter(cmd_ops, file, filter, data);
+	if (ret < 0)
+		goto out;
+	/*
+	 * Enabled by a trace instance or perf outside of soft mode, the
+	 * event records what it watches, where a clear_wprobe would stop it.
+	 */
+	ret = -EBUSY;
+	if (trace_probe_is_enabled(&tw->tp) &&
+	    !atomic_read(&wfile->sm_ref)) {
+		bad = name;
+		err = TW_TRIG_ERR_WPROBE_ENABLED;
+		goto log_reset;
+	}
+	if (!trace_event_try_get_ref(wfile->event_call))
+		goto reset;
+	ret = trace_event_enable_disable(wfile, 1, 1);
+	if (ret < 0)
+		goto put;
+	/* From here the trigger's free drops the enabling and the reference. */
+	event_trigger_init(data);
+	ret = event_trigger_register(cmd_ops, file, glob, data);
+	data->cmd_ops->free(data);
+	kfree(buf);
+	return ret;
+
+put:
+	trace_event_put_ref(wfile->event_call);
+	goto reset;
+log_reset:
+	tw_trigger_log(tr, buf, glob, param_and_filter, bad, err);
+reset:
+	event_trigger_reset_filter(cmd_ops, data);
+	goto out;
+log:
+	tw_trigger_log(tr, buf, glob, param_and_filter, bad, err);
+out:
+	kfree(data);
+	if (twt)
+		kfree(twt->spec);
+	kfree(twt);
+	kfree(buf);
+	return ret;
+}
+
+/* The two commands differ in their names alone. */
+#define TW_TRIGGER_COMMAND(cmd_name) {				\
+	.name		= cmd_name,					\
+	.trigger_type	= ETT_WPROBE,					\
+	.flags		= EVENT_CMD_FL_NEEDS_REC,			\
+	.parse		= tw_trigger_parse,				\
+	.reg		= tw_trigger_reg,				\
+	.unreg		= tw_trigger_unreg,				\
+	.set_filter	= set_trigger_filter,				\
+	.trigger	= tw_trigger_fire,				\
+	.count_func	= tw_trigger_count,				\
+	.print		= tw_trigger_print,				\
+	.init		= event_trigger_init,				\
+	.free		= tw_trigger_free,				\
+}
+
+static struct event_command tw_set_cmd = TW_TRIGGER_COMMAND(SET_WPROBE_STR);
+static struct event_command tw_clear_cmd = TW_TRIGGER_COMMAND(CLEAR_WPROBE_STR);
+
+static __init int init_wprobe_triggers(void)
+{
+	int ret;
+
+	ret = register_event_command(&tw_set_cmd);
+	if (WARN_ON(ret))
+		return ret;
+	ret = register_event_command(&tw_clear_cmd);
+	if (WARN_ON(ret))
+		unregister_event_command(&tw_set_cmd);
+	return ret;
+}
+fs_initcall(init_wprobe_triggers);

@@ -240,7 +240,7 @@ static void describe(struct trace_probe *tp, int ret, char *out, size_t size)
 
 /*
  * A watchpoint event's place, as parse-cases.txt writes what became of it:
- * "ok TYPE LEN ADDR|SYMBOL OFFSET" or "err CODE OFFSET".  Return 0, or
+ * "ok TYPE LEN ADDR|SYMBOL|-1 OFFSET" or "err CODE OFFSET".  Return 0, or
  * what refused it, with *@why set if it broke a rule of the parser's.
  */
 static int parse_spec(const char *text, char *out, size_t size,
@@ -263,14 +263,18 @@ static int parse_spec(const char *text, char *out, size_t size,
 			*why = "refused, with the symbol kept";
 		return ret;
 	}
-	if (ws.symbol)
+	if (ws.by_trigger)
+		snprintf(out, size, "ok %s %u -1 %ld", types[ws.type & 3],
+			 ws.len, ws.offset);
+	else if (ws.symbol)
 		snprintf(out, size, "ok %s %u %s %ld", types[ws.type & 3],
 			 ws.len, ws.symbol, ws.offset);
 	else
 		snprintf(out, size, "ok %s %u 0x%lx %ld", types[ws.type & 3],
 			 ws.len, ws.addr, ws.offset);
 	if (!ws.type || ws.type > 3 || !ws.len || ws.len > 8 ||
-	    (ws.len & (ws.len - 1)) || (ws.symbol && !ws.symbol[0]))
+	    (ws.len & (ws.len - 1)) || (ws.symbol && !ws.symbol[0]) ||
+	    (ws.by_trigger && (ws.symbol || ws.addr)))
 		*why = "accepted a place that cannot be watched";
 	free(ws.symbol);
 	return 0;
