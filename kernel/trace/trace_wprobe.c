@@ -193,8 +193,7 @@ static u64 tw_parking __aligned(8);
  * @move: moves this CPU's watchpoint to where the event now watches,
  *	queued here by another CPU
  * @spread: the same, then queues @move on every other CPU: what a
- *	trigger in NMI context raises, where it can neither rewrite the
- *	registers an exception handler will restore nor send an IPI
+ *	trigger that finds interrupts masked raises on its own CPU
  * @tw: the event
  */
 struct tw_mover {
@@ -250,15 +249,21 @@ static void tw_spread_work(struct irq_work *work)
 }
 
 /*
- * After a trigger changed tw->watching: this CPU first, at once, so that
- * an access made by the code that follows the trigger's event here is
- * seen, then the others, each as soon as it takes the interrupt.
+ * After a trigger changed tw->watching: this CPU first, then the others,
+ * each as soon as it takes the interrupt.  With interrupts on (a
+ * tracepoint's trigger), this CPU moves at once, so that the accesses
+ * the code after the event makes here are seen.  With them masked
+ * already, the trigger may be in an exception that restores the
+ * registers on its way out (x86's #DB, an NMI), or in a kprobe's
+ * handler, which masks them without telling lockdep: this CPU's move,
+ * and the others', are left to an irq_work, taken here as soon as the
+ * interrupted code unmasks interrupts, at the latest.
  */
 static void tw_move_all(struct trace_wprobe *tw)
 {
 	unsigned long flags;
 
-	if (in_nmi()) {
+	if (irqs_disabled()) {
 		irq_work_queue(&this_cpu_ptr(tw->movers)->spread);
 		return;
 	}
@@ -1254,7 +1259,6 @@ static int tw_trigger_parse(struct event_command *cmd_ops,
 		goto out;
 	if (remove) {
 		event_trigger_unregister(cmd_ops, file, glob + 1, data);
-		kfree(data);
 		ret = 0;
 		goto out;
 	}
