@@ -100,6 +100,28 @@ p probe -l
 	grep -q 'add3 *(on add3@.*clients_target.c in /harness/clients_target' $last
 verdict list
 
+# perf stat and record on a watchpoint event, which perf opens as any
+# other trace event: three writes of dmesg_restrict by its sysctl (and
+# nothing else writes it), counted system-wide, and recorded with the
+# writer. 7.3 has no watchpoint events: a skip there.
+if [ -f $tracefs/wprobe_events ]; then
+	dr=/proc/sys/kernel/dmesg_restrict
+	val=$(cat $dr)
+	echo 'w:clients/dr w@dmesg_restrict:4 v=$value:s32' >>$tracefs/dynamic_events
+	p stat -x, -a -e clients:dr -- sh -c "echo $val >$dr; echo $val >$dr; echo $val >$dr"
+	grep -q '^3,.*clients:dr,' $last
+	verdict wprobe-stat
+	p record -q -a -o /tmp/perf-w.data -e clients:dr -- sh -c "echo $val >$dr; echo $val >$dr"
+	perf script -i /tmp/perf-w.data -F comm,event,trace 2>>$out >/tmp/perf-w.script
+	cat /tmp/perf-w.script >>$out
+	[ "$(grep -c "clients:dr:.* v=$val\b" /tmp/perf-w.script)" = 2 ]
+	verdict wprobe-record
+	echo '-:clients/dr' >>$tracefs/dynamic_events
+else
+	result perf SKIP wprobe-stat
+	result perf SKIP wprobe-record
+fi
+
 # perf probe -d removes every one of them, from both files.
 p probe -d 'probe:clients_*' && p probe -d 'probe_clients_target:*'
 [ -z "$(cat $tracefs/kprobe_events $tracefs/uprobe_events)" ] &&
