@@ -9,6 +9,8 @@
  * trace_probe.c keeps for them.
  */
 #include <kunit/test.h>
+#include <linux/fs.h>
+#include <linux/sched.h>
 #include <linux/seq_file.h>
 #include <linux/vmalloc.h>
 
@@ -690,6 +692,51 @@ static void arg_too_long_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, trace_probe_last_error.pos, hlen);
 }
 
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+/* ---- A member's offset, for a trigger ---------------------------------- */
+
+struct member_case {
+	const char	*sname;
+	const char	*members;
+	int		want;
+	int		bad;	/* where in @members an error points, or -1 */
+};
+
+/* Offsets are the compiler's: what BTF gives must be what offsetof() is. */
+static const struct member_case member_cases[] = {
+	{ "task_struct", "pid", offsetof(struct task_struct, pid) },
+	{ "task_struct", "se.group_node",
+	  offsetof(struct task_struct, se.group_node) },
+	{ "file", "f_path.dentry", offsetof(struct file, f_path.dentry) },
+	{ "list_head", "prev", offsetof(struct list_head, prev) },
+	{ "no_such_struct", "pid", -ENOENT, -1 },
+	{ "task_struct", "no_such_member", -ENOENT, 0 },
+	{ "task_struct", "real_parent.pid", -EINVAL, 12 },
+	{ "task_struct", "se->vruntime", -EINVAL, 0 },
+};
+
+static void btf_member_offset_test(struct kunit *test)
+{
+	char sname[32], members[32], *bad;
+	const struct member_case *c;
+	int ret;
+
+	for (c = member_cases; c < member_cases + ARRAY_SIZE(member_cases); c++) {
+		strscpy(sname, c->sname);
+		strscpy(members, c->members);
+		bad = NULL;
+		ret = traceprobe_btf_member_offset(sname, members, &bad);
+		KUNIT_EXPECT_EQ_MSG(test, ret, c->want, "%s %s", c->sname,
+				    c->members);
+		if (c->want >= 0)
+			continue;
+		KUNIT_EXPECT_PTR_EQ_MSG(test, bad, c->bad < 0 ? sname :
+					members + c->bad, "%s %s", c->sname,
+					c->members);
+	}
+}
+#endif
+
 /* ---- Reading a kernel string ------------------------------------------- */
 
 /*
@@ -769,6 +816,9 @@ static struct kunit_case trace_probe_parse_cases[] = {
 	KUNIT_CASE(multiprobe_test),
 	KUNIT_CASE(too_many_args_test),
 	KUNIT_CASE(arg_too_long_test),
+#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
+	KUNIT_CASE(btf_member_offset_test),
+#endif
 	{}
 };
 

@@ -276,60 +276,128 @@ static const char *btf_default_type(struct traceprobe_parse_context *ctx)
 }
 
 /*
- * Walk "a.b.c" from *@pp in the structure or union @type of @btf, up to
- * the end or a "->".  Give the bit offset of the member reached, its type
- * in *@ptype, what follows the "->" in *@pp (NULL at the end), and in
- * *@at where an error about the walk as a whole points: the text after
- * the "->", or the last name.
+ * Walk "a.b.c" from *@pp in the structure or union *@ptype of @btf, up to
+ * the end or a "->".  Give the bit offset of the member reached, its size
+ * in bits if it is a bitfield (else 0), its type in *@ptype, and what
+ * follows the "->" in *@pp (NULL at the end).  *@name is the last name
+ * walked, or on an error the text the error is about.
+ *
+ * Return: 0, or the TP_ERR_* of the error.
  */
-static int btf_walk_members(struct arg_parse *ap, struct btf *btf,
-			    const struct btf_type **ptype, char **pp,
-			    u32 *pbitoffs, char **at)
+static int btf_member_walk(struct btf *btf, const struct btf_type **ptype,
+			   char **pp, u32 *pbitoffs, u32 *pbitsize,
+			   char **name)
 {
-	struct traceprobe_parse_context *ctx = ap->ctx;
 	const struct btf_type *type = *ptype, *mtype;
 	const struct btf_member *member;
-	char *name, *next, *p = *pp;
-	u32 bitoffs = 0, anon;
+	u32 bitoffs = 0, bitsize, anon;
+	char *next, *p = *pp;
 	bool arrow;
 
 	do {
-		name = p;
-		ap->field = name;
+		*name = p;
 		next = strpbrk(p, ".-");
 		arrow = false;
 		if (next) {
-			if (next[0] == '-' && next[1] != '>')
-				return parse_fail(ap, next, TP_ERR_BAD_HYPHEN);
+			if (next[0] == '-' && next[1] != '>') {
+				*name = next;
+				return TP_ERR_BAD_HYPHEN;
+			}
 			arrow = next[0] == '-';
 			*next = '\0';
 			next += arrow ? 2 : 1;
 		}
 		anon = 0;
-		member = btf_find_struct_member(btf, type, name, &anon, &mtype);
+		member = btf_find_struct_member(btf, type, p, &anon, &mtype);
 		if (IS_ERR(member))
-			return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
+			return TP_ERR_BAD_BTF_TID;
 		if (!member)
-			return parse_fail(ap, name, TP_ERR_NO_BTF_FIELD);
+			return TP_ERR_NO_BTF_FIELD;
 		bitoffs += anon;
 		if (btf_type_kflag(mtype)) {
 			bitoffs += BTF_MEMBER_BIT_OFFSET(member->offset);
-			ctx->last_bitsize = BTF_MEMBER_BITFIELD_SIZE(member->offset);
+			bitsize = BTF_MEMBER_BITFIELD_SIZE(member->offset);
 		} else {
 			bitoffs += member->offset;
-			ctx->last_bitsize = 0;
+			bitsize = 0;
 		}
 		type = btf_type_skip_modifiers(btf, member->type, NULL);
 		if (!type)
-			return parse_fail(ap, name, TP_ERR_BAD_BTF_TID);
+			return TP_ERR_BAD_BTF_TID;
 		p = next;
 	} while (p && !arrow);
 
 	*ptype = type;
 	*pp = p;
 	*pbitoffs = bitoffs;
-	*at = p ? p : name;
+	*pbitsize = bitsize;
 	return 0;
+}
+
+/*
+ * btf_member_walk() for an argument: *@at is where an error about the
+ * walk as a whole points, the text after the "->" or the last name.
+ */
+static int btf_walk_members(struct arg_parse *ap, struct btf *btf,
+			    const struct btf_type **ptype, char **pp,
+			    u32 *pbitoffs, char **at)
+{
+	char *name;
+	int err;
+
+	err = btf_member_walk(btf, ptype, pp, pbitoffs,
+			      &ap->ctx->last_bitsize, &name);
+	if (err)
+		return parse_fail(ap, name, err);
+	ap->field = name;
+	*at = *pp ? *pp : name;
+	return 0;
+}
+
+/**
+ * traceprobe_btf_member_offset - where a member is in a structure
+ * @sname: the structure's name in BTF
+ * @members: "a.b.c", a member of a member, as C writes it; cut in place
+ * @bad: on an error, set to the text the error is about
+ *
+ * For what is not an argument: the address a trigger computes from the
+ * value of its event's field.
+ *
+ * Return: the member's offset in bytes; -ENOENT if there is no such
+ * structure or member, -EINVAL if the path crosses a pointer or the member
+ * does not start on a byte, -EOPNOTSUPP without BTF arguments.
+ */
+int traceprobe_btf_member_offset(char *sname, char *members, char **bad)
+{
+	const struct btf_type *type;
+	struct btf *btf = NULL;
+	u32 bitoffs, bitsize;
+	char *p = members;
+	int ret = -ENOENT;
+	s32 id;
+
+	*bad = sname;
+	id = bpf_find_btf_id(sname, BTF_KIND_STRUCT, &btf);
+	type = id < 0 ? NULL : btf_type_by_id(btf, id);
+	if (!type)
+		goto out;
+	switch (btf_member_walk(btf, &type, &p, &bitoffs, &bitsize, bad)) {
+	case 0:
+		if (p || bitsize || bitoffs % 8) {
+			*bad = members;
+			ret = -EINVAL;
+		} else {
+			ret = bitoffs / 8;
+		}
+		break;
+	case TP_ERR_NO_BTF_FIELD:
+		break;
+	default:
+		ret = -EINVAL;
+	}
+out:
+	btf_put(btf);
+	return ret;
 }
 
 /*
@@ -605,6 +673,12 @@ static int parse_cast_fields(struct arg_parse *ap, char *cast, char *fields)
 static int parse_current_fields(struct arg_parse *ap, char *var, char *fields)
 {
 	return parse_fail(ap, var, TP_ERR_BAD_VAR);
+}
+
+int traceprobe_btf_member_offset(char *sname, char *members, char **bad)
+{
+	*bad = sname;
+	return -EOPNOTSUPP;
 }
 
 static int btf_string_fixup(struct arg_parse *ap, const char *type)

@@ -321,6 +321,7 @@ struct watch_spec {
 };
 
 int traceprobe_parse_watch_spec(const char *text, struct watch_spec *ws);
+int traceprobe_btf_member_offset(char *sname, char *members, char **bad);
 const char **traceprobe_expand_meta_args(int argc, const char *argv[],
 					 int *new_argc, char *buf, int bufsize,
 					 struct traceprobe_parse_context *ctx);

@@ -18,7 +18,6 @@
  * and clear_wprobe triggers, on other events, move its watchpoints to an
  * address one of their fields holds and back (see the end of the file).
  */
-#include <linux/btf.h>
 #include <linux/ctype.h>
 #include <linux/hw_breakpoint.h>
 #include <linux/irq_work.h>
@@ -28,7 +27,6 @@
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 
-#include "trace_btf.h"
 #include "trace_dynevent.h"
 #include "trace_probe.h"
 #include "trace_probe_record.h"
@@ -863,34 +861,40 @@ static unsigned long tw_trigger_addr(struct tw_trigger *twt, void *rec)
 }
 
 /*
- * Whether the trigger has something to do, with its event's record @rec
- * and what the watchpoint event watches now, @watching.
+ * Whether the trigger has something to do, with the address its field
+ * gives, @addr, and what the watchpoint event watches now, @watching.
  */
-static bool tw_trigger_applies(struct tw_trigger *twt, void *rec,
+static bool tw_trigger_applies(struct tw_trigger *twt, unsigned long addr,
 			       unsigned long watching)
 {
-	unsigned long addr = tw_trigger_addr(twt, rec);
-
 	if (twt->set)
 		return !watching && tw_trigger_may_watch(addr, twt->tw->len);
 	return watching && (!twt->has_field || addr == watching);
 }
 
-/* In the triggering event's context, after its record is written. */
+/*
+ * In the triggering event's context, after its record is written.  A count
+ * is of the moves the trigger makes, not of its event's hits: it goes down
+ * here, once the move is this trigger's.
+ */
 static void tw_trigger_fire(struct event_trigger_data *data,
 			    struct trace_buffer *buffer, void *rec,
 			    struct ring_buffer_event *rbe)
 {
 	struct tw_trigger *twt = data->private_data;
 	struct trace_wprobe *tw = twt->tw;
-	unsigned long old = READ_ONCE(tw->watching);
+	unsigned long old = READ_ONCE(tw->watching), addr;
 
-	if (!rec || !READ_ONCE(tw->bp) || !tw_trigger_applies(twt, rec, old))
+	if (!rec || !READ_ONCE(tw->bp))
+		return;
+	addr = tw_trigger_addr(twt, rec);
+	if (!tw_trigger_applies(twt, addr, old))
 		return;
 	/* Another CPU's trigger may have moved it meanwhile: then it wins. */
-	if (cmpxchg(&tw->watching, old,
-		    twt->set ? tw_trigger_addr(twt, rec) : 0) != old)
+	if (cmpxchg(&tw->watching, old, twt->set ? addr : 0) != old)
 		return;
+	if (data->count > 0)
+		data->count--;
 	if (twt->set)
 		clear_bit(EVENT_FILE_FL_SOFT_DISABLED_BIT, &twt->file->flags);
 	else
@@ -899,19 +903,12 @@ static void tw_trigger_fire(struct event_trigger_data *data,
 }
 NOKPROBE_SYMBOL(tw_trigger_fire);
 
-/* A count is of the moves a trigger makes, not of its event's hits. */
+/* With a count, whether any moves are left: tw_trigger_fire() counts. */
 static bool tw_trigger_count(struct event_trigger_data *data,
 			     struct trace_buffer *buffer, void *rec,
 			     struct ring_buffer_event *rbe)
 {
-	struct tw_trigger *twt = data->private_data;
-
-	if (!data->count || !rec ||
-	    !tw_trigger_applies(twt, rec, READ_ONCE(twt->tw->watching)))
-		return false;
-	if (data->count != -1)
-		data->count--;
-	return true;
+	return data->count != 0;
 }
 
 static int tw_trigger_print(struct seq_file *m,
@@ -1019,86 +1016,23 @@ static void tw_trigger_unreg(char *glob, struct event_trigger_data *test,
 }
 
 /* The watchpoint event "[GROUP/]EVENT" names, or NULL. */
-static struct trace_wprobe *tw_find(const char *name)
+static struct trace_wprobe *tw_find(char *name)
 {
-	const char *slash = strchr(name, '/');
+	char *slash = strchr(name, '/');
 	const char *group = WPROBE_EVENT_SYSTEM;
-	char gbuf[MAX_EVENT_NAME_LEN];
-	struct dyn_event *ev;
-	struct trace_wprobe *tw;
+	struct trace_probe *tp;
 
 	if (slash) {
-		if (slash - name >= sizeof(gbuf))
-			return NULL;
-		strscpy(gbuf, name, slash - name + 1);
-		group = gbuf;
+		*slash = '\0';
+		group = name;
 		name = slash + 1;
 	}
-	for_each_dyn_event(ev) {
-		tw = dyn_to_tw(ev);
-		if (tw && !strcmp(trace_probe_name(&tw->tp), name) &&
-		    !strcmp(trace_probe_group_name(&tw->tp), group))
-			return tw;
-	}
-	return NULL;
-}
-
-/* The byte offset of "MEMBER[.MEMBER...]" in the structure @sname. */
-static int tw_btf_offset(char *sname, char *members, char **bad, int *err)
-{
-#ifdef CONFIG_PROBE_EVENTS_BTF_ARGS
-	const struct btf_type *type, *mtype;
-	const struct btf_member *member;
-	struct btf *btf = NULL;
-	u32 bitoffs = 0, anon;
-	char *name, *next;
-	s32 id;
-
-	id = bpf_find_btf_id(sname, BTF_KIND_STRUCT, &btf);
-	type = id < 0 ? NULL : btf_type_by_id(btf, id);
-	if (!type) {
-		*bad = sname;
-		*err = TW_TRIG_ERR_NO_BTF_STRUCT;
-		goto fail;
-	}
-	for (name = members; name; name = next) {
-		next = strchr(name, '.');
-		if (next)
-			*next++ = '\0';
-		anon = 0;
-		member = btf_find_struct_member(btf, type, name, &anon, &mtype);
-		if (IS_ERR_OR_NULL(member) ||
-		    (btf_type_kflag(mtype) &&
-		     BTF_MEMBER_BITFIELD_SIZE(member->offset))) {
-			*bad = name;
-			*err = TW_TRIG_ERR_NO_BTF_MEMBER;
-			goto fail;
-		}
-		bitoffs += anon + (btf_type_kflag(mtype) ?
-				   BTF_MEMBER_BIT_OFFSET(member->offset) :
-				   member->offset);
-		type = btf_type_skip_modifiers(btf, member->type, NULL);
-		if (next && (!type || !btf_type_is_struct(type))) {
-			*bad = next;
-			*err = TW_TRIG_ERR_NO_BTF_MEMBER;
-			goto fail;
-		}
-	}
-	btf_put(btf);
-	if (bitoffs % BITS_PER_BYTE) {
-		*bad = members;
-		*err = TW_TRIG_ERR_NO_BTF_MEMBER;
-		return -EINVAL;
-	}
-	return bitoffs / BITS_PER_BYTE;
-fail:
-	btf_put(btf);
-	return -ENOENT;
-#else
-	*bad = sname;
-	*err = TW_TRIG_ERR_NO_BTF;
-	return -EOPNOTSUPP;
-#endif
+	tp = trace_probe_find_event(group, name);
+	if (slash)
+		*slash = '/';
+	if (!tp || trace_probe_event_call(tp)->event.funcs != &tw_event_funcs)
+		return NULL;
+	return container_of(tp, struct trace_wprobe, tp);
 }
 
 /*
@@ -1160,9 +1094,16 @@ static int tw_trigger_parse_field(struct tw_trigger *twt, char *spec,
 	twt->has_field = true;
 	twt->offset = field->offset;
 	if (sname) {
-		offs = tw_btf_offset(sname, members, bad, err);
-		if (offs < 0)
+		offs = traceprobe_btf_member_offset(sname, members, bad);
+		if (offs < 0) {
+			if (offs == -EOPNOTSUPP)
+				*err = TW_TRIG_ERR_NO_BTF;
+			else if (*bad == sname)
+				*err = TW_TRIG_ERR_NO_BTF_STRUCT;
+			else
+				*err = TW_TRIG_ERR_NO_BTF_MEMBER;
 			return offs;
+		}
 		twt->adjust += offs;
 	}
 	return 0;
