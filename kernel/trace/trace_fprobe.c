@@ -164,6 +164,15 @@ static noinline void tf_record(struct trace_fprobe *tf,
 {
 	struct probe_hit hit __uninitialized;
 
+	if (tf->tp.arg_kinds & PROBE_ARGS_ONE_STRING) {
+		struct probe_fetch_env env = { .fregs = fregs, .edata = edata };
+		unsigned long head[2] = { func, ret_ip };
+
+		if (probe_record_string(&tf->tp, &env, head,
+					tf->is_return ? 2 : 1,
+					ftrace_get_regs(fregs)))
+			return;
+	}
 	tf_hit_init(&hit, tf, fregs, edata, func, ret_ip);
 	probe_hit_record(&hit);
 }

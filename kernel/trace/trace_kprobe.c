@@ -324,6 +324,17 @@ static noinline void tk_record(struct trace_kprobe *tk,
 {
 	struct probe_hit hit __uninitialized;
 
+	if (tk->tp.arg_kinds & PROBE_ARGS_ONE_STRING) {
+		struct probe_fetch_env env = {
+			.regs = regs, .fregs = fregs,
+			.edata = ri ? ri->data : NULL,
+		};
+		unsigned long head[2];
+		unsigned int nhead = tk_head(tk, ri, ri, head);
+
+		if (probe_record_string(&tk->tp, &env, head, nhead, regs))
+			return;
+	}
 	tk_hit_init(&hit, tk, ri, regs, fregs);
 	probe_hit_record(&hit);
 }

@@ -11,7 +11,8 @@
  *
  * A record is written in two passes: probe_args_dynsize() measures the
  * strings so that the record can be reserved, then probe_args_store()
- * fills it (trace_probe_record.h).
+ * fills it (trace_probe_record.h), but for a probe whose one string is
+ * short, read once (fetch_string_copy()).
  */
 #ifndef _TRACE_PROBE_FETCH_H
 #define _TRACE_PROBE_FETCH_H
@@ -371,6 +372,31 @@ static nokprobe_inline int fetch_strlen(const struct fetch_prog *p,
 	if (env->may_fault)
 		return fetch_strlen_user_faulting(addr);
 	return fetch_store_strlen_user(addr);
+}
+
+/**
+ * fetch_string_copy - copy a string argument's string into a buffer
+ * @p: the argument's program (a string, no array of them)
+ * @env: the hit, not a uprobe's own task context
+ * @addr: the string, as fetch_target() gave it
+ * @buf: @max bytes
+ * @max: the longest string to copy, NUL included
+ *
+ * Memory read as the record's store would read it, in one pass where
+ * that store measures the string, then copies it.
+ *
+ * Return: the length with the NUL (@max if cut, NUL put in), or a
+ * negative errno.
+ */
+static nokprobe_inline int fetch_string_copy(const struct fetch_prog *p,
+					     struct probe_fetch_env *env,
+					     unsigned long addr, char *buf,
+					     int max)
+{
+	if (fetch_store_is_user(p, env) || fetch_kernel_addr_is_user(addr))
+		return strncpy_from_user_nofault(buf,
+						 (const void __user *)addr, max);
+	return fetch_kernel_string(buf, addr, max);
 }
 
 /* Bytes of dynamic data one argument needs. */

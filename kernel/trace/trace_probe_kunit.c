@@ -325,6 +325,9 @@ static void parse_arg_test(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, tp->args[0].dynamic, tp->args[0].type->is_string);
 	KUNIT_EXPECT_EQ(test, !!(tp->arg_kinds & PROBE_ARGS_DYNAMIC),
 			tp->args[0].dynamic);
+	/* The one string a hit may read once, onto the stack. */
+	KUNIT_EXPECT_EQ(test, !!(tp->arg_kinds & PROBE_ARGS_ONE_STRING),
+			c->store == FETCH_STORE_STRING && !c->count);
 	/* Only a word of the hit is stored without its program. */
 	KUNIT_EXPECT_EQ(test, !(tp->arg_kinds & PROBE_ARGS_GENERAL),
 			(c->base == FETCH_BASE_REG || c->base == FETCH_BASE_ARG ||
@@ -634,6 +637,58 @@ static void multiprobe_test(struct kunit *test)
 }
 
 /*
+ * PROBE_ARGS_ONE_STRING: a probe's strings are its one string only when
+ * there is one, a string and not an array of them nor a symbol's name,
+ * whatever fixed arguments it has and in whatever order.
+ */
+static void one_string_kind_test(struct kunit *test)
+{
+	static const struct {
+		const char *arg[2];
+		bool one;
+	} cases[] = {
+		{ { "$comm", "\\1" }, true },
+		{ { "\\1", "c=$comm" }, true },
+		{ { "\\\"hi\"", "@jiffies:u64" }, true },
+		{ { "$comm", "c=$comm" }, false },
+		{ { "%" RCODE ":symstr", "$comm" }, false },
+		{ { "$comm", "%" RCODE ":symstr" }, false },
+		{ { "+0(%" R0 "):string[2]", "\\1" }, false },
+		{ { "\\1", "@jiffies:u64" }, false },
+	};
+	const char *argv[4] = { "p", "f" };
+	unsigned int i, j;
+	int ret;
+
+	if (REGS_UNKNOWN)
+		kunit_skip(test, "no register names for this architecture");
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		struct trace_probe *tp = trace_probe_alloc(sizeof(*tp), 2);
+		struct traceprobe_parse_context ctx = { .flags = KP };
+
+		KUNIT_ASSERT_NOT_NULL(test, tp);
+		argv[2] = cases[i].arg[0];
+		argv[3] = cases[i].arg[1];
+		mutex_lock(&dyn_event_ops_mutex);
+		trace_probe_log_init("kunit", 4, argv);
+		for (j = 0, ret = 0; j < 2 && !ret; j++) {
+			trace_probe_log_set_index(2 + j);
+			tp->nr_args = j + 1;
+			ret = traceprobe_parse_probe_arg(tp, j, cases[i].arg[j],
+							 &ctx);
+		}
+		traceprobe_finish_parse(&ctx);
+		trace_probe_log_clear();
+		mutex_unlock(&dyn_event_ops_mutex);
+		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s %s", argv[2], argv[3]);
+		KUNIT_EXPECT_EQ_MSG(test,
+				    !!(tp->arg_kinds & PROBE_ARGS_ONE_STRING),
+				    cases[i].one, "%s %s", argv[2], argv[3]);
+		free_test_probe(tp);
+	}
+}
+
+/*
  * MAX_TRACE_ARGS arguments are accepted, one more is refused as a whole,
  * with the caret under the first argument.
  */
@@ -814,6 +869,7 @@ static struct kunit_case trace_probe_parse_cases[] = {
 	KUNIT_CASE(error_text_test),
 	KUNIT_CASE(round_trip_test),
 	KUNIT_CASE(multiprobe_test),
+	KUNIT_CASE(one_string_kind_test),
 	KUNIT_CASE(too_many_args_test),
 	KUNIT_CASE(arg_too_long_test),
 #ifdef CONFIG_PROBE_EVENTS_BTF_ARGS

@@ -1421,8 +1421,15 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 
 	parg->offset = tp->size;
 	tp->size += parg->type->size * (parg->count ?: 1);
-	if (parg->dynamic)
+	if (parg->dynamic) {
+		/* Not an array of strings, nor a symbol's name, nor a second. */
+		if (!(tp->arg_kinds & PROBE_ARGS_DYNAMIC) && !parg->count &&
+		    parg->prog.store == FETCH_STORE_STRING)
+			tp->arg_kinds |= PROBE_ARGS_ONE_STRING;
+		else
+			tp->arg_kinds &= ~PROBE_ARGS_ONE_STRING;
 		tp->arg_kinds |= PROBE_ARGS_DYNAMIC;
+	}
 	if (!fetch_prog_is_word(&parg->prog))
 		tp->arg_kinds |= PROBE_ARGS_GENERAL;
 	if (parg->prog.base == FETCH_BASE_REG && parg->prog.fregs_param < 0)

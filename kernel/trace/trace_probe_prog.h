@@ -175,6 +175,7 @@ struct probe_entry_arg {
 #define PROBE_ARGS_DYNAMIC	BIT(0)	/* stores data after the fixed area */
 #define PROBE_ARGS_GENERAL	BIT(1)	/* needs more than a word of the hit */
 #define PROBE_ARGS_REGS		BIT(2)	/* reads a register only a pt_regs has */
+#define PROBE_ARGS_ONE_STRING	BIT(3)	/* its one dynamic argument is a string */
 
 /*
  * A word the hit holds, stored whole: a register, a function's argument,

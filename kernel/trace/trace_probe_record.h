@@ -251,6 +251,24 @@ static nokprobe_inline void *probe_hit_write(struct probe_hit *hit,
 	(EVENT_FILE_FL_TRIGGER_MODE | EVENT_FILE_FL_SOFT_DISABLED |	\
 	 EVENT_FILE_FL_PID_FILTER | PROBE_RESERVE_SLOW_FLAGS)
 
+/*
+ * The file a hit of an event is written into by probe_record_fast() and
+ * probe_record_string(), @first being the first entry of its non-empty
+ * list @files: the only one, and without any of PROBE_RECORD_SLOW_FLAGS;
+ * else NULL.
+ */
+static nokprobe_inline struct trace_event_file *
+probe_record_sole_file(struct list_head *files, struct list_head *first)
+{
+	struct event_file_link *link;
+
+	link = list_entry(first, struct event_file_link, list);
+	if (unlikely(READ_ONCE(first->next) != files ||
+		     (READ_ONCE(link->file->flags) & PROBE_RECORD_SLOW_FLAGS)))
+		return NULL;
+	return link->file;
+}
+
 /**
  * probe_record_fast - record the commonest hits, inline
  * @tp: the probe hit
@@ -266,7 +284,7 @@ static nokprobe_inline void *probe_hit_write(struct probe_hit *hit,
  * how events are recorded most of the time.  Nothing here builds a struct
  * probe_hit, and arguments that are words of the hit are copied with no
  * program run: the front end does the rest out of line, for every other
- * hit.
+ * hit (a probe's one string through probe_record_string()).
  *
  * Return: false, having done nothing, if the hit is not of this kind.
  */
@@ -282,7 +300,7 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 	struct trace_event_buffer fbuffer __uninitialized;
 	unsigned int hsize = sizeof(struct trace_entry) + nhead * sizeof(long);
 	struct list_head *files = &tp->event->files;
-	struct event_file_link *link;
+	struct trace_event_file *file;
 	struct list_head *first;
 	unsigned long *word;
 	unsigned int i;
@@ -298,11 +316,10 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 	first = READ_ONCE(files->next);
 	if (unlikely(first == files))
 		return true;
-	link = list_entry(first, struct event_file_link, list);
-	if (unlikely(READ_ONCE(first->next) != files ||
-		     (READ_ONCE(link->file->flags) & PROBE_RECORD_SLOW_FLAGS)))
+	file = probe_record_sole_file(files, first);
+	if (unlikely(!file))
 		return false;
-	rec = probe_event_reserve_direct(&fbuffer, link->file, hsize + tp->size);
+	rec = probe_event_reserve_direct(&fbuffer, file, hsize + tp->size);
 	if (!rec)
 		return true;
 	word = rec + sizeof(struct trace_entry);
@@ -329,6 +346,109 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 	probe_event_commit_direct(&fbuffer, trigger_regs);
 	return true;
 }
+
+/*
+ * The bytes of a string, NUL included, probe_record_string() reads onto
+ * the stack: a file's name, a command, a device's name fit.
+ */
+#define PROBE_SHORT_STRING	64
+
+/**
+ * probe_record_string - record a hit of a probe whose one dynamic argument
+ *	is a string, reading the string once
+ * @tp: the probe hit (PROBE_ARGS_ONE_STRING)
+ * @env: the hit, not a uprobe's own task context
+ * @head: the words after the common head
+ * @nhead: how many
+ * @trigger_regs: what fbuffer.regs is set to
+ *
+ * For the hits probe_record_fast() would take but for the string, out of
+ * line as the front end's general path is.  The general path reads a string
+ * twice, to size the record and then to fill it, through loops over
+ * every argument built for any number of strings and arrays of them.
+ * Here the string is read once, onto the stack, and copied into a record
+ * of its size.  One that fills the stack's bytes is read on from the
+ * last of them (where the NUL that cut it went): measured, then copied
+ * into the record after them, as the general path would read it all.
+ *
+ * Return: false, having done nothing, if the hit is not of this kind.
+ */
+static noinline bool probe_record_string(struct trace_probe *tp,
+					 struct probe_fetch_env *env,
+					 const unsigned long *head,
+					 unsigned int nhead,
+					 struct pt_regs *trigger_regs)
+{
+	const int part = PROBE_SHORT_STRING - 1;
+	struct trace_event_buffer fbuffer __uninitialized;
+	/* Only the bytes read are copied: not worth zeroing on a hit. */
+	char str[PROBE_SHORT_STRING] __uninitialized;
+	unsigned int hsize = sizeof(struct trace_entry) + nhead * sizeof(long);
+	struct list_head *files = &tp->event->files;
+	const struct probe_arg *a, *sarg = tp->args;
+	struct trace_event_file *file;
+	const struct fetch_prog *p;
+	struct list_head *first;
+	unsigned long *word, addr;
+	void *rec, *data, *dyn;
+	unsigned int i;
+	int len = 0;
+	bool found;
+
+	first = READ_ONCE(files->next);
+	if (unlikely(first == files))
+		return true;
+	file = probe_record_sole_file(files, first);
+	if (!file)
+		return false;
+	while (!sarg->dynamic)
+		sarg++;
+	p = &sarg->prog;
+	found = !fetch_target(p, env, &addr);
+	if (found) {
+		len = fetch_string_copy(p, env, addr, str, PROBE_SHORT_STRING);
+		if (len == PROBE_SHORT_STRING) {
+			len = fetch_strlen(p, env, addr + part);
+			if (len > 0)
+				len = min_t(int, len + part, MAX_STRING_SIZE);
+		}
+	}
+	rec = probe_event_reserve_direct(&fbuffer, file,
+					 hsize + tp->size + max(len, 0));
+	if (!rec)
+		return true;
+	word = rec + sizeof(struct trace_entry);
+	for (i = 0; i < nhead; i++)
+		word[i] = head[i];
+	data = rec + hsize;
+	dyn = data + tp->size;
+	for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
+		if (a != sarg)
+			fetch_arg_store_fixed(a, env, data + a->offset);
+	/*
+	 * What the general path stores: no location for a string whose
+	 * address could not be read, an empty one for a string that could
+	 * not be, and a string that changed between its reads cut to the
+	 * room its first left, with a NUL.
+	 */
+	if (!found) {
+		*(u32 *)(data + sarg->offset) = 0;
+	} else {
+		if (len > PROBE_SHORT_STRING) {
+			memcpy(dyn, str, part);
+			len = fetch_string_copy(p, env, addr + part, dyn + part,
+						len - part);
+			if (len > 0)
+				len += part;
+		} else if (len > 0) {
+			memcpy(dyn, str, len);
+		}
+		fetch_set_loc(len, data + sarg->offset, dyn, rec);
+	}
+	probe_event_commit_direct(&fbuffer, trigger_regs);
+	return true;
+}
+NOKPROBE_SYMBOL(probe_record_string);
 
 /**
  * probe_hit_record_file - write a hit's record into one event file

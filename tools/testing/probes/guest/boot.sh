@@ -5,7 +5,8 @@
 #                           NAME-guest.sh, see initramfs.sh) or "shell" for an
 #                           interactive guest; BOOT_ARGS are
 #                           added to the kernel command line, QEMU_EXTRA to
-#                           QEMU's.
+#                           QEMU's; BOOT_IMAGE is a kernel image to boot
+#                           other than the tree's.
 # The console goes to stdout and $LOGS/JOB.console; what the job reports on
 # hvc0 goes to $LOGS/JOB.results. A guest that oopses, panics, stalls or
 # outlives TIMEOUT is a failure, with its console log kept.
@@ -13,7 +14,7 @@
 
 job=$1
 limit=${2:-1800}
-image=$OBJ/$IMAGE
+image=${BOOT_IMAGE:-$OBJ/$IMAGE}
 [ -f "$image" ] || die "no $image: build the $GUEST $KERNEL kernel first"
 mkdir -p "$LOGS"
 console=$LOGS/$job.console

@@ -107,12 +107,20 @@ for guest in $guests; do
 	x86_64) objs=(arch/x86/kernel/kprobes/ arch/x86/kernel/traps.o)
 		probes_dir=arch/x86/kernel/kprobes/ ;;
 	esac
-	# boot_step N SUBJECT: boot this step's kernel, built in $tree, with
-	# its modules and its own ftracetest, from a guest directory of its
-	# own (build/bisect/GUEST-boot, whose src is the tree).
-	boot_step() (
-		# Exported: initramfs.sh and boot.sh read it as this step's.
-		export KDIR=$top/$GUEST-boot
+	# A step's boot runs beside the next step's build, so that the two
+	# overlap: the build is make on every core, the boot one QEMU
+	# process whose guest mostly runs one shell at a time.
+	# boot_prepare takes from the tree all that the boot reads (modules,
+	# initramfs with the step's ftracetest, the image) before the next
+	# step checks out; boot_run then boots from those copies alone, in
+	# a guest directory of its own (build/bisect/GUEST-boot). Only one
+	# boot is prepared or running at a time (wait_boot).
+	bootdir=$top/$GUEST-boot
+	bootfail=$top/logs/$GUEST.bootfail
+	bootpid=
+	boot_prepare() (
+		# Exported: initramfs.sh reads it as this step's.
+		export KDIR=$bootdir
 		mkdir -p "$KDIR"
 		ln -sfn "$tree" "$KDIR/src"
 		# shellcheck source=settings.sh
@@ -121,20 +129,38 @@ for guest in $guests; do
 		"${KMAKE[@]}" INSTALL_MOD_PATH="$KDIR/modules" INSTALL_MOD_STRIP=1 \
 			modules_install >>"$log" 2>&1 || { say "bisect: $GUEST $1: modules_install failed"; exit 1; }
 		"$HARNESS/build/initramfs.sh" >>"$log" 2>&1 || { say "bisect: $GUEST $1: initramfs failed"; exit 1; }
+		cp "$tree/$IMAGE" "$KDIR/boot-image"
+	)
+	# boot_run N SUBJECT ID: boot the prepared step and run its
+	# ftracetest; a failure is a line in $bootfail, a pass one in the
+	# ledger.
+	boot_run() (
+		export KDIR=$bootdir
+		# shellcheck source=settings.sh
+		. "$HARNESS/settings.sh"
 		boot_start=$(date +%s)
-		flock "$BUILD/.guest.lock" env BOOT_ARGS="suites=ftracetest" "$HARNESS/guest/boot.sh" check 1800 >/dev/null 2>&1 ||
-			{ say "bisect: $GUEST $1 FAILED to boot or run: $2 (console: $LOGS/check.console)"; exit 1; }
+		if ! flock "$BUILD/.guest.lock" env BOOT_ARGS="suites=ftracetest" \
+			BOOT_IMAGE="$KDIR/boot-image" "$HARNESS/guest/boot.sh" check 1800 >/dev/null 2>&1; then
+			say "bisect: $GUEST $1 FAILED to boot or run: $2 (console: $LOGS/check.console)"
+			echo "$1" >>"$bootfail"
+			exit 1
+		fi
 		cp "$LOGS/check.results" "$top/logs/$GUEST-$(printf %02d "$1").results"
 		failed=$(grep -c '^not ok' "$LOGS/check.results" || true)
 		passed=$(grep -c '^ok [0-9]* [^#]*$' "$LOGS/check.results" || true)
 		if [ "$failed" != 0 ] || [ "$passed" = 0 ]; then
 			say "bisect: $GUEST $1 ftracetest: $passed passed, $failed failed: $2"
 			grep '^not ok' "$LOGS/check.results" >&2 || true
+			echo "$1" >>"$bootfail"
 			exit 1
 		fi
 		say "bisect: $GUEST $1 boots, ftracetest $passed passed, none failed ($(($(date +%s) - boot_start)) s)"
 		echo "$3 $1 $passed $(date -u +%F) $2" >>"$booted"
 	)
+	wait_boot() {
+		[ -z "$bootpid" ] || wait "$bootpid" || true
+		bootpid=
+	}
 	# step_identity: what a boot of this step runs, as one hash: the
 	# kernel image, every module, the ftracetest tree and the harness's
 	# guest side.
@@ -154,6 +180,7 @@ for guest in $guests; do
 	mkdir -p "$top/logs"
 	booted=$top/logs/$GUEST.booted
 	touch "$booted"
+	: >"$bootfail"
 	boots=0
 	same=0
 	exec 9>>"$KBUILD_LOCK"
@@ -212,10 +239,18 @@ for guest in $guests; do
 				say "bisect: $GUEST $n runs what step $pstep ran (kernel, modules and ftracetest $id), which booted and passed $ppassed on $pdate: not booted again"
 			else
 				boots=$((boots + 1))
-				boot_step "$n" "$subject" "$id" || bad=$((bad + 1))
+				wait_boot
+				if boot_prepare "$n"; then
+					boot_run "$n" "$subject" "$id" &
+					bootpid=$!
+				else
+					bad=$((bad + 1))
+				fi
 			fi
 		fi
 	done
+	wait_boot
+	bad=$((bad + $(wc -l <"$bootfail")))
 	[ "$bad" -eq 0 ] || die "bisect: $GUEST: $bad of $built steps failed"
 	say "bisect: $GUEST: the $built steps built, of $n, all build$(
 		[ "$full" = 1 ] && echo "; $boots booted, $same the same as a step booted before")"
