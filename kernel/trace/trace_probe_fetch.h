@@ -11,8 +11,8 @@
  *
  * A record is written in two passes: probe_args_dynsize() measures the
  * strings so that the record can be reserved, then probe_args_store()
- * fills it (trace_probe_record.h), but for a probe whose one string is
- * short, read once (fetch_string_copy()).
+ * fills it (trace_probe_record.h); a probe's one string is read once as
+ * far as a buffer on the stack holds it (fetch_string_copy()).
  */
 #ifndef _TRACE_PROBE_FETCH_H
 #define _TRACE_PROBE_FETCH_H
