@@ -873,6 +873,35 @@ static bool tw_trigger_applies(struct tw_trigger *twt, unsigned long addr,
 }
 
 /*
+ * A count is of moves made: a trigger takes one before it moves the
+ * watchpoint and gives it back if another CPU moved it first, so that
+ * triggers firing together on several CPUs make no more moves than the
+ * count, nor lose one.  A count of -1 is unlimited.
+ */
+static nokprobe_inline bool tw_trigger_claim(struct event_trigger_data *data)
+{
+	unsigned long c = READ_ONCE(data->count);
+
+	do {
+		if (!c)
+			return false;
+		if (c == -1UL)
+			return true;
+	} while (!try_cmpxchg(&data->count, &c, c - 1));
+	return true;
+}
+
+static nokprobe_inline void tw_trigger_unclaim(struct event_trigger_data *data)
+{
+	unsigned long c = READ_ONCE(data->count);
+
+	if (c == -1UL)
+		return;
+	while (!try_cmpxchg(&data->count, &c, c + 1))
+		;
+}
+
+/*
  * In the triggering event's context, after its record is written.  A count
  * is of the moves the trigger makes, not of its event's hits: it goes down
  * here, once the move is this trigger's.
@@ -890,11 +919,13 @@ static void tw_trigger_fire(struct event_trigger_data *data,
 	addr = tw_trigger_addr(twt, rec);
 	if (!tw_trigger_applies(twt, addr, old))
 		return;
-	/* Another CPU's trigger may have moved it meanwhile: then it wins. */
-	if (cmpxchg(&tw->watching, old, twt->set ? addr : 0) != old)
+	if (!tw_trigger_claim(data))
 		return;
-	if (data->count > 0)
-		data->count--;
+	/* Another CPU's trigger may have moved it meanwhile: then it wins. */
+	if (cmpxchg(&tw->watching, old, twt->set ? addr : 0) != old) {
+		tw_trigger_unclaim(data);
+		return;
+	}
 	if (twt->set)
 		clear_bit(EVENT_FILE_FL_SOFT_DISABLED_BIT, &twt->file->flags);
 	else

@@ -27,6 +27,8 @@
 #                   number too, below), so an arm64-only step leaves
 #                   x86_64's kernel as it was, and a step that removes
 #                   code no longer built leaves the kernel it found.
+#   BISECT_BOOTS    how many steps boot at once beside the builds
+#                   (default 2)
 #   BISECT_STEPS    only these steps (numbers, "3 14-20"), each built
 #                   on the tree the step before left
 # Each architecture has its own clone of the base repository in
@@ -107,20 +109,24 @@ for guest in $guests; do
 	x86_64) objs=(arch/x86/kernel/kprobes/ arch/x86/kernel/traps.o)
 		probes_dir=arch/x86/kernel/kprobes/ ;;
 	esac
-	# A step's boot runs beside the next step's build, so that the two
+	# A step's boot runs beside the next steps' builds, so that they
 	# overlap: the build is make on every core, the boot one QEMU
-	# process whose guest mostly runs one shell at a time.
+	# process whose guest mostly runs one shell at a time, so that
+	# BISECT_BOOTS boots (default 2) share the machine with a build.
 	# boot_prepare takes from the tree all that the boot reads (modules,
 	# initramfs with the step's ftracetest, the image) before the next
 	# step checks out; boot_run then boots from those copies alone, in
-	# a guest directory of its own (build/bisect/GUEST-boot). Only one
-	# boot is prepared or running at a time (wait_boot).
-	bootdir=$top/$GUEST-boot
+	# a guest directory of the boot's slot (build/bisect/GUEST-bootN).
+	# A slot's next boot waits for its last (wait_boot).
+	slots=${BISECT_BOOTS:-2}
+	slot=0
+	bootpids=()
 	bootfail=$top/logs/$GUEST.bootfail
-	bootpid=
+	bootdir() { echo "$top/$GUEST-boot$slot"; }
 	boot_prepare() (
 		# Exported: initramfs.sh reads it as this step's.
-		export KDIR=$bootdir
+		KDIR=$(bootdir)
+		export KDIR
 		mkdir -p "$KDIR"
 		ln -sfn "$tree" "$KDIR/src"
 		# shellcheck source=settings.sh
@@ -135,11 +141,12 @@ for guest in $guests; do
 	# ftracetest; a failure is a line in $bootfail, a pass one in the
 	# ledger.
 	boot_run() (
-		export KDIR=$bootdir
+		KDIR=$(bootdir)
+		export KDIR
 		# shellcheck source=settings.sh
 		. "$HARNESS/settings.sh"
 		boot_start=$(date +%s)
-		if ! flock "$BUILD/.guest.lock" env BOOT_ARGS="suites=ftracetest" \
+		if ! env BOOT_ARGS="suites=ftracetest" \
 			BOOT_IMAGE="$KDIR/boot-image" "$HARNESS/guest/boot.sh" check 1800 >/dev/null 2>&1; then
 			say "bisect: $GUEST $1 FAILED to boot or run: $2 (console: $LOGS/check.console)"
 			echo "$1" >>"$bootfail"
@@ -158,8 +165,8 @@ for guest in $guests; do
 		echo "$3 $1 $passed $(date -u +%F) $2" >>"$booted"
 	)
 	wait_boot() {
-		[ -z "$bootpid" ] || wait "$bootpid" || true
-		bootpid=
+		[ -z "${bootpids[$slot]:-}" ] || wait "${bootpids[$slot]}" || true
+		bootpids[slot]=
 	}
 	# step_identity: what a boot of this step runs, as one hash: the
 	# kernel image, every module, the ftracetest tree and the harness's
@@ -239,17 +246,20 @@ for guest in $guests; do
 				say "bisect: $GUEST $n runs what step $pstep ran (kernel, modules and ftracetest $id), which booted and passed $ppassed on $pdate: not booted again"
 			else
 				boots=$((boots + 1))
+				slot=$(((slot + 1) % slots))
 				wait_boot
 				if boot_prepare "$n"; then
 					boot_run "$n" "$subject" "$id" &
-					bootpid=$!
+					bootpids[slot]=$!
 				else
 					bad=$((bad + 1))
 				fi
 			fi
 		fi
 	done
-	wait_boot
+	for slot in $(seq 0 $((slots - 1))); do
+		wait_boot
+	done
 	bad=$((bad + $(wc -l <"$bootfail")))
 	[ "$bad" -eq 0 ] || die "bisect: $GUEST: $bad of $built steps failed"
 	say "bisect: $GUEST: the $built steps built, of $n, all build$(
