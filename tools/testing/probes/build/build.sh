@@ -91,4 +91,13 @@ rm -rf "$KDIR/modules"
 # modprobe in the guest fails.
 ls "$KDIR"/modules/lib/modules/*/modules.dep >/dev/null 2>&1 ||
 	die "no modules.dep: is depmod (package kmod) installed? See $LOGS/build.log"
+# The harness's own test modules (tests/guest/modules/), built against
+# the kernel as external modules, their objects kept apart from the
+# source (MO=), and installed beside the kernel's.
+ext=(M="$HARNESS/tests/guest/modules" MO="$KDIR/harness-modules")
+if ! { "${KMAKE[@]}" "${ext[@]}" W=1 modules &&
+       "${KMAKE[@]}" "${ext[@]}" INSTALL_MOD_PATH="$KDIR/modules" INSTALL_MOD_STRIP=1 \
+		modules_install; } >>"$LOGS/build.log" 2>&1; then
+	die "build of the harness's test modules failed; log: $LOGS/build.log"
+fi
 say "build: done in $(($(date +%s) - start)) s"
