@@ -639,23 +639,22 @@ static void multiprobe_test(struct kunit *test)
 /*
  * PROBE_ARGS_ONE_STRING: a probe's strings are its one string only when
  * there is one, a string and not an array of them nor a symbol's name,
- * whatever fixed arguments it has and in whatever order; string_arg is
- * where it is.
+ * whatever fixed arguments it has and in whatever order.
  */
 static void one_string_kind_test(struct kunit *test)
 {
 	static const struct {
 		const char *arg[2];
-		int one;	/* the string's index, or -1 */
+		bool one;
 	} cases[] = {
-		{ { "$comm", "\\1" }, 0 },
-		{ { "\\1", "c=$comm" }, 1 },
-		{ { "\\\"hi\"", "@jiffies:u64" }, 0 },
-		{ { "$comm", "c=$comm" }, -1 },
-		{ { "%" RCODE ":symstr", "$comm" }, -1 },
-		{ { "$comm", "%" RCODE ":symstr" }, -1 },
-		{ { "+0(%" R0 "):string[2]", "\\1" }, -1 },
-		{ { "\\1", "@jiffies:u64" }, -1 },
+		{ { "$comm", "\\1" }, true },
+		{ { "\\1", "c=$comm" }, true },
+		{ { "\\\"hi\"", "@jiffies:u64" }, true },
+		{ { "$comm", "c=$comm" }, false },
+		{ { "%" RCODE ":symstr", "$comm" }, false },
+		{ { "$comm", "%" RCODE ":symstr" }, false },
+		{ { "+0(%" R0 "):string[2]", "\\1" }, false },
+		{ { "\\1", "@jiffies:u64" }, false },
 	};
 	const char *argv[4] = { "p", "f" };
 	unsigned int i, j;
@@ -684,10 +683,7 @@ static void one_string_kind_test(struct kunit *test)
 		KUNIT_EXPECT_EQ_MSG(test, ret, 0, "%s %s", argv[2], argv[3]);
 		KUNIT_EXPECT_EQ_MSG(test,
 				    !!(tp->arg_kinds & PROBE_ARGS_ONE_STRING),
-				    cases[i].one >= 0, "%s %s", argv[2], argv[3]);
-		if (cases[i].one >= 0)
-			KUNIT_EXPECT_EQ_MSG(test, tp->string_arg, cases[i].one,
-					    "%s %s", argv[2], argv[3]);
+				    cases[i].one, "%s %s", argv[2], argv[3]);
 		free_test_probe(tp);
 	}
 }

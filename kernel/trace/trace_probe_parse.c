@@ -1424,12 +1424,10 @@ static int parse_arg_body(const char *body, struct trace_probe *tp,
 	if (parg->dynamic) {
 		/* Not an array of strings, nor a symbol's name, nor a second. */
 		if (!(tp->arg_kinds & PROBE_ARGS_DYNAMIC) && !parg->count &&
-		    parg->prog.store == FETCH_STORE_STRING) {
+		    parg->prog.store == FETCH_STORE_STRING)
 			tp->arg_kinds |= PROBE_ARGS_ONE_STRING;
-			tp->string_arg = parg - tp->args;
-		} else {
+		else
 			tp->arg_kinds &= ~PROBE_ARGS_ONE_STRING;
-		}
 		tp->arg_kinds |= PROBE_ARGS_DYNAMIC;
 	}
 	if (!fetch_prog_is_word(&parg->prog))

@@ -204,7 +204,6 @@ static inline bool fetch_prog_is_word(const struct fetch_prog *p)
  * @size: bytes of the fixed argument area of its records
  * @nr_args: entries of @args, at most MAX_TRACE_ARGS
  * @arg_kinds: PROBE_ARGS_* of its arguments, for what a hit can skip
- * @string_arg: with PROBE_ARGS_ONE_STRING, the index of that string in @args
  * @args: its arguments
  */
 struct trace_probe {
@@ -213,8 +212,7 @@ struct trace_probe {
 	struct probe_entry_arg		*entry_arg;
 	unsigned int			size;
 	u16				nr_args;
-	u8				arg_kinds;
-	u8				string_arg;
+	u16				arg_kinds;
 	struct probe_arg		args[];
 };
 

@@ -385,7 +385,7 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 	char str[PROBE_SHORT_STRING] __uninitialized;
 	unsigned int hsize = sizeof(struct trace_entry) + nhead * sizeof(long);
 	struct list_head *files = &tp->event->files;
-	const struct probe_arg *a, *sarg = &tp->args[tp->string_arg];
+	const struct probe_arg *a, *sarg = tp->args;
 	struct trace_event_file *file;
 	const struct fetch_prog *p;
 	struct list_head *first;
@@ -401,6 +401,8 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 	file = probe_record_sole_file(files, first);
 	if (!file)
 		return false;
+	while (!sarg->dynamic)
+		sarg++;
 	p = &sarg->prog;
 	found = !fetch_target(p, env, &addr);
 	if (found) {
