@@ -401,6 +401,11 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 	file = probe_record_sole_file(files, first);
 	if (!file)
 		return false;
+	/*
+	 * A load and a branch for each fixed argument before it: cheaper
+	 * than an index kept in struct trace_probe, whose address the
+	 * compiler computes again at each use.
+	 */
 	while (!sarg->dynamic)
 		sarg++;
 	p = &sarg->prog;

@@ -6,7 +6,10 @@
 #   @reg STEP NANOSECONDS     defining, enabling, disabling, deleting 1000 probes
 #                             (enabling and disabling also one event at a time:
 #                             enable-each, disable-each), and bench_scale probes
-#                             (scale-define, ...)
+#                             (scale-define, ...); a BPF program attached to
+#                             and detached from 1000 functions through perf
+#                             (perf-attach, perf-detach) and one kprobe_multi
+#                             link (multi-attach, ...; scale-multi-attach)
 #   @mem BYTES                kernel memory (slab + percpu) per defined probe
 #   @objects BYTES            the slab objects' bytes per defined probe
 #                             (@mem, @objects: 1000; @memscale-, @objectsscale-)
@@ -226,9 +229,30 @@ registration() {
 	fi
 	echo "@reg ${2}delete $(step delete_all)" >&3
 }
+# bpf_many N TAG MODES: one BPF program at the entry of N functions
+# (progs/bpf_attach_many.c), as bpftrace attaches a wildcard: "perf", a
+# kprobe perf event for each function, one after another; "multi", one
+# kprobe_multi link for all. Reported as "@reg TAGperf-attach NS" ...
+# Not the functions the BPF selftests leave out of their kprobe_multi
+# over every function (idle, RCU's own, what BPF programs call).
+bpf_many() {
+	grep -v -e __ -e '\.' -e '\[' available_filter_functions | awk '!seen[$1]++ { print $1 }' |
+		grep -v -x -E 'arch_cpu_idle|default_idle|rcu_.*|migrate_(disable|enable)|preempt_count_(add|sub)|bpf_.*' |
+		head -n "$1" >/tmp/bpf_funcs
+	for mode in $3; do
+		/harness/progs/bpf_attach_many "$mode" /tmp/bpf_funcs 2>/tmp/bpf_many.err |
+			sed "s/^@reg /@reg $2/" >&3
+		[ ! -s /tmp/bpf_many.err ] || echo "@error bpf-$2$mode: $(cat /tmp/bpf_many.err)" >&3
+	done
+}
 registration 1000 ""
+bpf_many 1000 "" "perf multi"
 # The same at scale (make bench's BENCH_SCALE, every function
 # available_filter_functions lists up to that many): the group's one
-# write each way, and the memory a probe takes there.
-[ "${bench_scale:-0}" -gt 0 ] && registration "$bench_scale" scale-
+# write each way, and the memory a probe takes there; a kprobe_multi link
+# over as many.
+if [ "${bench_scale:-0}" -gt 0 ]; then
+	registration "$bench_scale" scale-
+	bpf_many "$bench_scale" scale- multi
+fi
 exit 0

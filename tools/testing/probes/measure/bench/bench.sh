@@ -266,7 +266,11 @@ steps = (("define", "define"), ("enable", "enable, the group's file"),
          ("enable-each", "enable, each event's file"),
          ("enable-each-again", "each event's file again, already enabled"),
          ("disable", "disable, the group's file"),
-         ("disable-each", "disable, each event's file"), ("delete", "delete"))
+         ("disable-each", "disable, each event's file"), ("delete", "delete"),
+         ("perf-attach", "a BPF program attached through perf, each function's kprobe"),
+         ("perf-detach", "the same detached"),
+         ("multi-attach", "a BPF program attached by one kprobe_multi link"),
+         ("multi-detach", "the link detached"))
 for tag, what in (("", "1000 probes"), ("scale-", "probes at scale")):
     if ("@reg", tag + "define") not in up or ("@reg", tag + "define") not in se:
         continue
@@ -285,7 +289,11 @@ for tag, what in (("", "1000 probes"), ("scale-", "probes at scale")):
         print(f"| {label} | {u} B | {s} B | {s / u:.2f} |" if u else
               f"| {label} | {u} B | {s} B | - |")
     print(f"(probes defined: upstream {up.get(('@reg', tag + 'defined'))}, "
-          f"series {se.get(('@reg', tag + 'defined'))})")
+          f"series {se.get(('@reg', tag + 'defined'))}; BPF through perf on "
+          f"{up.get(('@reg', tag + 'perf-attached'))} and "
+          f"{se.get(('@reg', tag + 'perf-attached'))} functions, kprobe_multi on "
+          f"{up.get(('@reg', tag + 'multi-attached'))} and "
+          f"{se.get(('@reg', tag + 'multi-attached'))})")
 print(f"(exceptions: {en} hits per kind, beyond the unprobed loop's; brk: BRK, step: software step, "
       "abort: instruction or data abort; IRQs not counted)")
 for kernel, d, opt in (("upstream", up, uopt), ("series", se, sopt)):

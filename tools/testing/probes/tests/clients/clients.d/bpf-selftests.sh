@@ -78,6 +78,17 @@ for t in $tests; do
 	timeout -k 10 $limit ./test_progs -v --no-error-summary -a "$t" >$out 2>&1 3>&-
 	rc=$?
 	echo "@time $suite/$t $(($(cut -d. -f1 /proc/uptime) - t0))" >&3
+	# kprobe_multi_bench_attach times one kprobe_multi link over every
+	# traceable function (and over modules' functions, by name and by
+	# address): each of its runs, in order, is reported as
+	# "@time kprobe-multi-bench-N-attach SECONDS" and "-detach", and
+	# "@count kprobe-multi-bench-N FUNCTIONS".
+	if [ "$t" = kprobe_multi_bench_attach ]; then
+		awk '/do_bench_test: found/ { n++; print "@count kprobe-multi-bench-" n, $3 }
+		     /do_bench_test: attached in/ { sub(/s$/, "", $4); print "@time kprobe-multi-bench-" n "-attach", $4 }
+		     /do_bench_test: detached in/ { sub(/s$/, "", $4); print "@time kprobe-multi-bench-" n "-detach", $4 }' \
+			$out >&3
+	fi
 	: >$chunk
 	verdict=
 	subs=0

@@ -85,48 +85,71 @@ verdict kretprobe-retval-hist
 # A wildcard: one probe for each traceable vfs_ and ext4_ function that
 # bpftrace lists, all attached at once, hit, then all detached.
 # How long the attaching and the detaching take is reported, not judged,
-# as "@time bpftrace-wildcard-attach SECONDS" and "@time bpftrace-wildcard-
-# detach SECONDS" in the results (to the millisecond), for the kernels side
-# by side. Attach: from bpftrace's "Attaching N probes..." (printed once
-# its programs are compiled, before it loads them) to the start of the
+# as "@time bpftrace-NAME-attach SECONDS" and "@time bpftrace-NAME-detach
+# SECONDS" in the results (to the millisecond), for the kernels side by
+# side. Attach: from bpftrace's "Attaching N probes..." (printed once its
+# programs are compiled, before it loads them) to the start of the
 # workload, which bpftrace lets run once every probe is attached. Detach:
 # from the end of the workload to bpftrace's own, its maps printed and
 # every probe detached. The stamps are bash's $EPOCHREALTIME: bpftrace's
 # line is stamped as it comes through a pipe (bpftrace flushes it), the
 # workload's by a bash around it (whose own calls the filter leaves out).
+# The workload also counts the kprobe BPF programs loaded meanwhile, and
+# the kprobe_multi links.
 want=$({ bpftrace -l 'kprobe:vfs_*'; bpftrace -l 'kprobe:ext4_*'; } 2>/dev/null | wc -l)
 before=$(wc -l </sys/kernel/debug/kprobes/list)
-cat >/tmp/bt-wild.sh <<EOF
+cat >/tmp/bt-wild.sh <<WORKLOAD
 echo "@start \$EPOCHREALTIME"
 $T read 20 4096
 echo "@end \$EPOCHREALTIME"
-EOF
-t_run=$EPOCHREALTIME
-t_attaching=
-shopt -s lastpipe
-timeout -k 5 600 bpftrace -c "/bin/bash /tmp/bt-wild.sh" \
-	-e 'kprobe:vfs_*,kprobe:ext4_* /comm == "clients_target"/ { @[probe] = count(); }' 2>&1 |
-	while IFS= read -r line || [ -n "$line" ]; do
-		[[ $line == "Attaching "* ]] && t_attaching=$EPOCHREALTIME
-		printf '%s\n' "$line"
-	done >$out
-t_exit=$EPOCHREALTIME
-shopt -u lastpipe
-attached=$(sed -n 's/^Attaching \([0-9]*\) probes.*/\1/p' $out)
+echo "@progs \$(bpftool prog show | grep -c ': kprobe ')"
+echo "@links \$(bpftool link show | grep -c ': kprobe_multi ')"
+WORKLOAD
+# wildcard NAME PROGRAM: attach PROGRAM to the wildcard's probes, run the
+# workload, detach; sets attached, progs, links and after for the
+# verdict.
+wildcard() {
+	local t_run t_attaching t_exit t_start t_end attach detach compile
+	t_run=$EPOCHREALTIME
+	t_attaching=
+	shopt -s lastpipe
+	timeout -k 5 600 bpftrace -c "/bin/bash /tmp/bt-wild.sh" \
+		-e "kprobe:vfs_*,kprobe:ext4_* /comm == \"clients_target\"/ $2" 2>&1 |
+		while IFS= read -r line || [ -n "$line" ]; do
+			[[ $line == "Attaching "* ]] && t_attaching=$EPOCHREALTIME
+			printf '%s\n' "$line"
+		done >$out
+	t_exit=$EPOCHREALTIME
+	shopt -u lastpipe
+	attached=$(sed -n 's/^Attaching \([0-9]*\) probes.*/\1/p' $out)
+	progs=$(sed -n 's/^@progs //p' $out)
+	links=$(sed -n 's/^@links //p' $out)
+	after=$(wc -l </sys/kernel/debug/kprobes/list)
+	t_start=$(sed -n 's/^@start //p' $out)
+	t_end=$(sed -n 's/^@end //p' $out)
+	compile=$(elapsed "$t_run" "$t_attaching")
+	attach=$(elapsed "$t_attaching" "$t_start") &&
+		echo "@time bpftrace-$1-attach $attach" >&3
+	detach=$(elapsed "$t_end" "$t_exit") &&
+		echo "@time bpftrace-$1-detach $detach" >&3
+	echo "listed $want, attached $attached, kprobe programs $progs, kprobe_multi links $links, kprobes before $before after $after" >>$out
+	echo "seconds: to compile ${compile:-?}, attach ${attach:-?}, detach ${detach:-?}" >>$out
+}
+# A program for each probe, as bpftrace makes them for "probe": each
+# probe a perf event of its own, with its program.
+wildcard wildcard '{ @[probe] = count(); }'
 reads=$(map '' 'kprobe:vfs_read')
-after=$(wc -l </sys/kernel/debug/kprobes/list)
-echo "listed $want, attached $attached, vfs_read $reads, kprobes before $before after $after" >>$out
-t_start=$(sed -n 's/^@start //p' $out)
-t_end=$(sed -n 's/^@end //p' $out)
-compile=$(elapsed "$t_run" "$t_attaching")
-attach=$(elapsed "$t_attaching" "$t_start") &&
-	echo "@time bpftrace-wildcard-attach $attach" >&3
-detach=$(elapsed "$t_end" "$t_exit") &&
-	echo "@time bpftrace-wildcard-detach $detach" >&3
-echo "seconds: to compile ${compile:-?}, attach ${attach:-?}, detach ${detach:-?}" >>$out
-[ "$want" -ge 200 ] && [ "$attached" = "$want" ] &&
+[ "$want" -ge 200 ] && [ "$attached" = "$want" ] && [ "${progs:-0}" -ge "$want" ] &&
 	[ "$reads" -ge 20 ] && [ "$after" = "$before" ]
 verdict kprobe-wildcard
+# One program for all of them, which bpftrace attaches through a
+# kprobe_multi link (fprobe) for each pattern where the kernel has them:
+# the same functions, no perf event and no program for each.
+wildcard wildcard-multi '{ @ = count(); }'
+reads=$(map '')
+[ "${links:-0}" -ge 1 ] && [ "${progs:-10}" -lt 10 ] &&
+	[ "$reads" -ge 20 ] && [ "$after" = "$before" ]
+verdict kprobe-wildcard-multi
 
 # uprobe and uretprobe on a function of the binary: add3(i, 2, 3) for i
 # in 0..99, so its arguments sum to 4950 and 200, its results to 5550.
