@@ -50,34 +50,16 @@ static long long now(void)
 	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
 }
 
-/* An array map of one u64, and a program adding one to it: bpf_count.c's. */
+/* bpf_count.c's counting program, for @attach_type. */
 static int load(int attach_type)
 {
 	struct bpf_insn prog[16];
-	union bpf_attr attr;
-	size_t n = 0;
-	int map;
+	int map = create_map();
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(__u32);
-	attr.value_size = sizeof(__u64);
-	attr.max_entries = 1;
-	map = sys_bpf(BPF_MAP_CREATE, &attr);
 	if (map < 0)
 		return -1;
-	prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0);
-	prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map);
-	prog[n++] = INSN(0, 0, 0, 0, 0);
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
-	prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
-	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
-	prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0);
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
-	prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD);
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
-	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	return load_kprobe_program_for(prog, n, attach_type);
+	return load_kprobe_program_for(prog, counting_program(prog, map, 0),
+				       attach_type);
 }
 
 static int by_name(const void *a, const void *b)

@@ -33,50 +33,6 @@
 
 #include "bpf_raw.h"
 
-static int create_map(void)
-{
-	union bpf_attr attr;
-
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_ARRAY;
-	attr.key_size = sizeof(__u32);
-	attr.value_size = sizeof(__u64);
-	attr.max_entries = 1;
-	return sys_bpf(BPF_MAP_CREATE, &attr);
-}
-
-/*
- * The program, into @prog (16 instructions at most): look the map's
- * element up, then add one to it, or with @func_ip store
- * bpf_get_func_ip(ctx) in it; return 0. Its length.
- */
-static size_t counting_program(struct bpf_insn *prog, int map, int func_ip)
-{
-	size_t n = 0;
-
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
-	prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0);
-	prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map);
-	prog[n++] = INSN(0, 0, 0, 0, 0);
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
-	prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
-	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
-	if (func_ip) {
-		prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4, 0);
-		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
-		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
-		prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip);
-		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 0, 0, 0);
-	} else {
-		prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0);
-		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
-		prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD);
-	}
-	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
-	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
-	return n;
-}
-
 /* The program as a kprobe program for @attach_type (0, or kprobe_multi). */
 static int load_program(int map, int func_ip, int attach_type)
 {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the harness's BPF programs (bpf_override.c, bpf_count.c) share:
- * the raw bpf() system call, an instruction written out, loading a kprobe
- * program, and the perf kprobe PMU's type. No libbpf: the guest's
+ * What the harness's BPF programs (bpf_override.c, bpf_count.c,
+ * bpf_attach_many.c) share: the raw bpf() system call, an instruction
+ * written out, loading a kprobe program, the counting program and its
+ * map, and the perf kprobe PMU's type. No libbpf: the guest's
  * initramfs has only static programs of the harness's own.
  */
 #ifndef BPF_RAW_H
@@ -76,6 +77,51 @@ static inline int kprobe_pmu_type(void)
 		fclose(f);
 	}
 	return type;
+}
+
+/* An array map of one u64, the counting program's: its fd, or -1. */
+static inline int create_map(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_ARRAY;
+	attr.key_size = sizeof(__u32);
+	attr.value_size = sizeof(__u64);
+	attr.max_entries = 1;
+	return sys_bpf(BPF_MAP_CREATE, &attr);
+}
+
+/*
+ * The counting program, into @prog (16 instructions at most): look the map's
+ * element up, then add one to it, or with @func_ip store
+ * bpf_get_func_ip(ctx) in it; return 0. Its length.
+ */
+static inline size_t counting_program(struct bpf_insn *prog, int map, int func_ip)
+{
+	size_t n = 0;
+
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 6, 1, 0, 0);
+	prog[n++] = INSN(BPF_ST | BPF_MEM | BPF_W, 10, 0, -4, 0);
+	prog[n++] = INSN(BPF_LD | BPF_IMM | BPF_DW, 1, BPF_PSEUDO_MAP_FD, 0, map);
+	prog[n++] = INSN(0, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 2, 10, 0, 0);
+	prog[n++] = INSN(BPF_ALU64 | BPF_ADD | BPF_K, 2, 0, 0, -4);
+	prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_map_lookup_elem);
+	if (func_ip) {
+		prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 4, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 7, 0, 0, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_X, 1, 6, 0, 0);
+		prog[n++] = INSN(BPF_JMP | BPF_CALL, 0, 0, 0, BPF_FUNC_get_func_ip);
+		prog[n++] = INSN(BPF_STX | BPF_MEM | BPF_DW, 7, 0, 0, 0);
+	} else {
+		prog[n++] = INSN(BPF_JMP | BPF_JEQ | BPF_K, 0, 0, 2, 0);
+		prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 1, 0, 0, 1);
+		prog[n++] = INSN(BPF_STX | BPF_ATOMIC | BPF_DW, 0, 1, 0, BPF_ADD);
+	}
+	prog[n++] = INSN(BPF_ALU64 | BPF_MOV | BPF_K, 0, 0, 0, 0);
+	prog[n++] = INSN(BPF_JMP | BPF_EXIT, 0, 0, 0, 0);
+	return n;
 }
 
 #endif /* BPF_RAW_H */

@@ -203,11 +203,14 @@ delete_all() { echo >kprobe_events; }
 # The bytes of the slab objects in use, by cache: exact where meminfo's
 # Slab also counts the slab pages' free room.
 objects() { awk 'NR > 2 { b += $2 * $4 } END { print b }' /proc/slabinfo; }
+# The traceable functions of vmlinux, each name once, in ftrace's order.
+functions() {
+	grep -v -e __ -e '\.' -e '\[' available_filter_functions | awk '!seen[$1]++ { print $1 }'
+}
 # registration N TAG: N probes (as many as there are functions, up to N),
 # reported as "@reg TAGdefine NS" ..., "@memTAG" and "@objectsTAG".
 registration() {
-	grep -v -e __ -e '\.' -e '\[' available_filter_functions | awk '!seen[$1]++' |
-		head -n "$1" | awk '{ printf "p:bench/p%d %s\n", NR, $1 }' >/tmp/defs
+	functions | head -n "$1" | awk '{ printf "p:bench/p%d %s\n", NR, $1 }' >/tmp/defs
 	m0=$(mem)
 	o0=$(objects)
 	define_all
@@ -236,8 +239,7 @@ registration() {
 # Not the functions the BPF selftests leave out of their kprobe_multi
 # over every function (idle, RCU's own, what BPF programs call).
 bpf_many() {
-	grep -v -e __ -e '\.' -e '\[' available_filter_functions | awk '!seen[$1]++ { print $1 }' |
-		grep -v -x -E 'arch_cpu_idle|default_idle|rcu_.*|migrate_(disable|enable)|preempt_count_(add|sub)|bpf_.*' |
+	functions | grep -v -x -E 'arch_cpu_idle|default_idle|rcu_.*|migrate_(disable|enable)|preempt_count_(add|sub)|bpf_.*' |
 		head -n "$1" >/tmp/bpf_funcs
 	for mode in $3; do
 		/harness/progs/bpf_attach_many "$mode" /tmp/bpf_funcs 2>/tmp/bpf_many.err |

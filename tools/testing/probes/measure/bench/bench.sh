@@ -288,12 +288,13 @@ for tag, what in (("", "1000 probes"), ("scale-", "probes at scale")):
             continue
         print(f"| {label} | {u} B | {s} B | {s / u:.2f} |" if u else
               f"| {label} | {u} B | {s} B | - |")
-    print(f"(probes defined: upstream {up.get(('@reg', tag + 'defined'))}, "
-          f"series {se.get(('@reg', tag + 'defined'))}; BPF through perf on "
-          f"{up.get(('@reg', tag + 'perf-attached'))} and "
-          f"{se.get(('@reg', tag + 'perf-attached'))} functions, kprobe_multi on "
-          f"{up.get(('@reg', tag + 'multi-attached'))} and "
-          f"{se.get(('@reg', tag + 'multi-attached'))})")
+    counts = [f"probes defined: upstream {up.get(('@reg', tag + 'defined'))}, "
+              f"series {se.get(('@reg', tag + 'defined'))}"]
+    for mode, how in (("perf", "BPF through perf"), ("multi", "kprobe_multi")):
+        key = ("@reg", tag + mode + "-attached")
+        if key in up or key in se:
+            counts.append(f"{how} on {up.get(key)} and {se.get(key)} functions")
+    print("(" + "; ".join(counts) + ")")
 print(f"(exceptions: {en} hits per kind, beyond the unprobed loop's; brk: BRK, step: software step, "
       "abort: instruction or data abort; IRQs not counted)")
 for kernel, d, opt in (("upstream", up, uopt), ("series", se, sopt)):
