@@ -84,8 +84,8 @@ check func-ip says "bpf_count: ip 0x$addr"
 # Closed while another CPU keeps calling the function: a kprobe perf
 # event's close does not wait for a tasks-trace grace period before it
 # drops the program, so the program's last run there may end after
-# close() returned, on memory that RCU must keep until then (under
-# make check-debug, KASAN sees a use after free). Twenty rounds, each
+# close() returned, on memory that RCU must keep until then (were it
+# freed early, make check-debug's KASAN would report it). Twenty rounds, each
 # counting hits; the kernel reports nothing.
 /harness/progs/getppid_loop 1000000000 1 >/dev/null &
 busy=$!
