@@ -813,21 +813,65 @@ static int unregister_trace_kprobe(struct trace_kprobe *tk)
 }
 
 /*
- * Remove every kprobe event, for an O_TRUNC open of kprobe_events.
- * unregister_kprobe() waits for an RCU grace period before it returns, so
- * removing N probes one at a time waits N grace periods. Here all their
- * kprobes go first, in one unregister_kprobes() (and one
- * unregister_kretprobes()) call that waits once; after it no handler can
- * be running, or run, on an event, and the events go one by one. Falls
- * back to one at a time when the arrays cannot be had.
+ * The kprobes of many events, unregistered together. unregister_kprobe()
+ * waits for an RCU grace period before it returns, so that N events'
+ * kprobes unregistered one at a time wait N grace periods; in one
+ * unregister_kprobes() (and one unregister_kretprobes()) call they wait
+ * once, after which no handler can be running, or run, on any of them.
+ */
+struct tk_batch {
+	struct kprobe		**kps;
+	struct kretprobe	**rps;
+	int			nk;
+	int			nr;
+};
+
+/* Room for the kprobes of @n events; false when it cannot be had. */
+static bool tk_batch_init(struct tk_batch *batch, int n)
+{
+	batch->nk = 0;
+	batch->nr = 0;
+	batch->kps = kvmalloc_array(n, sizeof(*batch->kps), GFP_KERNEL);
+	batch->rps = kvmalloc_array(n, sizeof(*batch->rps), GFP_KERNEL);
+	if (batch->kps && batch->rps)
+		return true;
+	kvfree(batch->kps);
+	kvfree(batch->rps);
+	return false;
+}
+
+static void tk_batch_add(struct tk_batch *batch, struct trace_kprobe *tk)
+{
+	if (!tk_is_registered(tk))
+		return;
+	if (tk_is_return(tk))
+		batch->rps[batch->nr++] = &tk_ret(tk)->rp;
+	else
+		batch->kps[batch->nk++] = tk_kprobe(tk);
+}
+
+/* Unregister them all; each event's tk_unregistered() is the caller's. */
+static void tk_batch_unregister(struct tk_batch *batch)
+{
+	if (batch->nk)
+		unregister_kprobes(batch->kps, batch->nk);
+	if (batch->nr)
+		unregister_kretprobes(batch->rps, batch->nr);
+	kvfree(batch->kps);
+	kvfree(batch->rps);
+}
+
+/*
+ * Remove every kprobe event, for an O_TRUNC open of kprobe_events: their
+ * kprobes go first, together (struct tk_batch), then the events one by
+ * one. Falls back to one at a time when the batch cannot be had.
  */
 static int tk_release_all(void)
 {
-	struct kretprobe **rps = NULL;
-	struct kprobe **kps = NULL;
 	struct dyn_event *ev, *tmp;
 	struct trace_kprobe *tk;
-	int nk = 0, nr = 0, n = 0, ret = 0, err;
+	struct tk_batch batch;
+	int n = 0, ret = 0, err;
 
 	mutex_lock(&event_mutex);
 	/* Nothing goes unless everything can. */
@@ -844,29 +888,14 @@ static int tk_release_all(void)
 	}
 	if (!n)
 		goto out;
-	kps = kvmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-	rps = kvmalloc_array(n, sizeof(*rps), GFP_KERNEL);
-	if (!kps || !rps) {
-		kvfree(kps);
-		kvfree(rps);
+	if (!tk_batch_init(&batch, n)) {
 		mutex_unlock(&event_mutex);
 		return dyn_events_release_all(&trace_kprobe_ops);
 	}
-	for_each_dyn_event(ev) {
-		if (ev->ops != &trace_kprobe_ops)
-			continue;
-		tk = to_trace_kprobe(ev);
-		if (tk_is_registered(tk) && tk_is_return(tk))
-			rps[nr++] = &tk_ret(tk)->rp;
-		else if (tk_is_registered(tk))
-			kps[nk++] = tk_kprobe(tk);
-	}
-	if (nk)
-		unregister_kprobes(kps, nk);
-	if (nr)
-		unregister_kretprobes(rps, nr);
-	kvfree(kps);
-	kvfree(rps);
+	for_each_dyn_event(ev)
+		if (ev->ops == &trace_kprobe_ops)
+			tk_batch_add(&batch, to_trace_kprobe(ev));
+	tk_batch_unregister(&batch);
 
 	for_each_dyn_event_safe(ev, tmp) {
 		if (ev->ops != &trace_kprobe_ops)
@@ -1534,6 +1563,83 @@ void destroy_local_trace_kprobe(struct trace_event_call *event_call)
 	}
 	tk_unregister(tk);
 	free_trace_kprobe(tk);
+}
+
+/*
+ * perf's kprobe PMU lets go of its event at each close, and a tool that
+ * attached to many functions closes as many events one after another.
+ * Each unregister_kprobe() waits for an RCU grace period, the wait that
+ * lets the handlers which found the probe finish: closed one by one, the
+ * events would wait for as many grace periods in a row. Instead a closed
+ * event, disarmed by its close, goes on tk_closed, and a worker takes all
+ * those closed before it runs, unregisters their kprobes with one wait
+ * for all (struct tk_batch), then frees them. A perf-only event is on no
+ * dyn_event list: its devent.list links it on tk_closed.
+ */
+static LIST_HEAD(tk_closed);
+static DEFINE_SPINLOCK(tk_closed_lock);
+
+static void tk_reap_closed(struct work_struct *work)
+{
+	struct trace_kprobe *tk, *tmp;
+	struct tk_batch batch;
+	LIST_HEAD(closed);
+	bool batched;
+	int n = 0;
+
+	spin_lock(&tk_closed_lock);
+	list_splice_init(&tk_closed, &closed);
+	spin_unlock(&tk_closed_lock);
+
+	list_for_each_entry(tk, &closed, devent.list)
+		n++;
+	if (!n)
+		return;
+	batched = tk_batch_init(&batch, n);
+	if (batched) {
+		list_for_each_entry(tk, &closed, devent.list)
+			tk_batch_add(&batch, tk);
+		tk_batch_unregister(&batch);
+	}
+	list_for_each_entry_safe(tk, tmp, &closed, devent.list) {
+		/* Without the batch, one at a time. */
+		if (batched)
+			tk_unregistered(tk);
+		else
+			tk_unregister(tk);
+		perf_kprobe_release(trace_probe_event_call(&tk->tp));
+		list_del(&tk->devent.list);
+		free_trace_kprobe(tk);
+	}
+}
+
+static DECLARE_WORK(tk_reap_work, tk_reap_closed);
+
+/**
+ * release_local_trace_kprobe - free a closed event of
+ *	create_local_trace_kprobe() once its handlers are done
+ * @event_call: the event, disabled
+ *
+ * The event takes no hit after its close disarmed it, but handlers that
+ * found it before may still be running. Its kprobe is unregistered, with
+ * those of the events closed meanwhile, by a worker that waits for one
+ * grace period for them all; perf_kprobe_release() then has perf free
+ * what it kept for the event, and the event is freed.
+ */
+void release_local_trace_kprobe(struct trace_event_call *event_call)
+{
+	struct trace_kprobe *tk = tk_primary(event_call);
+
+	if (!tk)
+		return;
+	if (trace_probe_is_enabled(&tk->tp)) {
+		WARN_ON(1);
+		return;
+	}
+	spin_lock(&tk_closed_lock);
+	list_add_tail(&tk->devent.list, &tk_closed);
+	spin_unlock(&tk_closed_lock);
+	schedule_work(&tk_reap_work);
 }
 
 /**

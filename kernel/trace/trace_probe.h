@@ -372,6 +372,8 @@ struct trace_event_call *
 create_local_trace_kprobe(char *func, void *addr, unsigned long offs,
 			  bool is_return);
 void destroy_local_trace_kprobe(struct trace_event_call *event_call);
+void release_local_trace_kprobe(struct trace_event_call *event_call);
+void perf_kprobe_release(struct trace_event_call *tp_event);
 struct trace_event_call *
 create_local_trace_uprobe(char *name, unsigned long offs,
 			  unsigned long ref_ctr_offset, bool is_return);

@@ -192,6 +192,17 @@ clean_slate() {
 	echo >trace
 }
 
+# kprobes_gone: wait, up to 5 s, until no kprobe is registered. The kprobe
+# of a closed kprobe perf event is unregistered after the close, with
+# those of the events closed meanwhile, once their handlers are done.
+kprobes_gone() {
+	for kg_i in 1 2 3 4 5; do
+		[ -s /sys/kernel/debug/kprobes/list ] || return 0
+		sleep 1
+	done
+	[ ! -s /sys/kernel/debug/kprobes/list ]
+}
+
 # suite_start: how a suite on the bench's function opens: in the tracefs
 # directory, $loop the bench's loop, its probe points set (bench_points),
 # a clean slate and an empty error log.

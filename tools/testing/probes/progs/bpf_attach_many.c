@@ -16,10 +16,14 @@
  *
  *	@reg MODE-attach NANOSECONDS
  *	@reg MODE-detach NANOSECONDS
+ *	@reg perf-released NANOSECONDS
  *	@reg MODE-attached N
  *
  * the time taken (CLOCK_MONOTONIC: under make bench's QEMU -icount, the
- * guest's instructions) and the functions attached: with "perf", those
+ * guest's instructions); with "perf", also from the first close until no
+ * kprobe is left registered (/sys/kernel/debug/kprobes/list empty, read
+ * every millisecond), which a close need not wait for; and the functions
+ * attached: with "perf", those
  * whose kprobe opened (a function the kprobes core refuses is skipped, as
  * bpftrace skips it); with "multi", all or none. Exit status 1 when none
  * could be attached.
@@ -51,6 +55,31 @@ static long long now(void)
 }
 
 /* bpf_count.c's counting program, for @attach_type. */
+/*
+ * When no kprobe is left registered: the time, or -1 if one still is
+ * after 10 s or the list cannot be read.
+ */
+static long long kprobes_released(void)
+{
+	const struct timespec ms = { .tv_nsec = 1000000 };
+	char c;
+	int i;
+
+	for (i = 0; i < 10000; i++) {
+		FILE *f = fopen("/sys/kernel/debug/kprobes/list", "r");
+		int empty;
+
+		if (!f)
+			return -1;
+		empty = fread(&c, 1, 1, f) == 0;
+		fclose(f);
+		if (empty)
+			return now();
+		nanosleep(&ms, NULL);
+	}
+	return -1;
+}
+
 static int load(int attach_type)
 {
 	struct bpf_insn prog[16];
@@ -70,7 +99,7 @@ static int by_name(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	struct rlimit nofile = { MAX_FUNCS + 64, MAX_FUNCS + 64 };
-	long long t0, t1, t2;
+	long long t0, t1, t2, t3;
 	char line[512];
 	int perf, nfuncs = 0, attached = 0, prog, type, i;
 	FILE *f;
@@ -131,6 +160,9 @@ int main(int argc, char **argv)
 			if (fds[i] >= 0)
 				close(fds[i]);
 		t2 = now();
+		t3 = kprobes_released();
+		if (t3 >= 0)
+			printf("@reg perf-released %lld\n", t3 - t1);
 	} else {
 		union bpf_attr attr;
 		int link;

@@ -4,12 +4,14 @@
 # nanosecond is a retired instruction). Reports on fd 3:
 #   @bench NAME NANOSECONDS   the fastest of ROUNDS rounds of N getppid calls
 #   @reg STEP NANOSECONDS     defining, enabling, disabling, deleting 1000 probes
-#                             (enabling and disabling also one event at a time:
-#                             enable-each, disable-each), and bench_scale probes
-#                             (scale-define, ...); a BPF program attached to
-#                             and detached from 1000 functions through perf
-#                             (perf-attach, perf-detach) and one kprobe_multi
-#                             link (multi-attach, ...; scale-multi-attach)
+#                             (enabling and disabling also one event at a
+#                             time: lookup-each, enable-each, disable-each),
+#                             and bench_scale probes (scale-define, ...); a
+#                             BPF program attached to and detached from 1000
+#                             functions through perf (perf-attach,
+#                             perf-detach, perf-released: until no
+#                             kprobe is left) and one kprobe_multi link
+#                             (multi-attach, ...; scale-multi-attach)
 #   @mem BYTES                kernel memory (slab + percpu) per defined probe
 #   @objects BYTES            the slab objects' bytes per defined probe
 #                             (@mem, @objects: 1000; @memscale-, @objectsscale-)
@@ -182,7 +184,16 @@ done
 # Registration: N probes on distinct traceable functions, each step timed
 # on the guest's clock, and the memory the definitions take.
 mem() { awk '/^(Slab|Percpu):/ { kb += $2 } END { print kb }' /proc/meminfo; }
+# Each step starts once what the step before it left waiting has passed.
+# The last event disabled has the event core remove its sched_switch
+# probe (record-cmd), and the tracepoint's next 0->1 registration, at the
+# first event enabled after it, waits for that removal's RCU and SRCU grace
+# periods (tp_rcu_cond_sync()), on both kernels alike. A second
+# of idle guest lets them pass (under -icount with sleep=off the guest
+# clock skips idle time), and so the step after is timed for its own work.
+settle() { sleep 1; }
 step() { # FUNCTION: its guest time, in nanoseconds
+	settle
 	t0=$($loop now)
 	"$@"
 	t1=$($loop now)
@@ -192,13 +203,24 @@ step() { # FUNCTION: its guest time, in nanoseconds
 # by write_lines itself: a shell loop would add its own reading of the
 # list, byte by byte, to each definition (about 260,000 instructions, as
 # much as the kernel's work).
-define_all() { /harness/progs/write_lines kprobe_events </tmp/defs >/tmp/wl; }
+define_all() {
+	settle
+	/harness/progs/write_lines kprobe_events </tmp/defs >/tmp/wl
+}
 enable_all() { echo 1 >events/bench/enable; }
 disable_all() { echo 0 >events/bench/enable; }
-# Each event's own enable file, one write after another, as perf and
-# bpftrace enable their probes: no group to batch them in.
-enable_each() { for e in events/bench/*/enable; do echo 1 >"$e"; done; }
-disable_each() { for e in events/bench/*/enable; do echo 0 >"$e"; done; }
+# Each event's own enable file, one open, write and close after another,
+# as perf and bpftrace enable their probes: no group to batch them in.
+# The writes are write_lines' own, timed by it, as the definitions are.
+# The first lookup of an event's files has eventfs make its directory and
+# enable file, on both kernels alike: lookup_each (the shell's glob) pays
+# that, timed apart, so that the writes after it are the enabling alone.
+lookup_each() { for e in events/bench/*/enable; do echo "$e"; done >/tmp/enables; }
+write_each() { # TEXT: its nanoseconds
+	settle
+	/harness/progs/write_lines -to-each "$1" </tmp/enables >/tmp/wl
+	cut -d' ' -f1 /tmp/wl
+}
 delete_all() { echo >kprobe_events; }
 # The bytes of the slab objects in use, by cache: exact where meminfo's
 # Slab also counts the slab pages' free room.
@@ -224,11 +246,12 @@ registration() {
 	echo "@reg ${2}enable $(step enable_all)" >&3
 	echo "@reg ${2}disable $(step disable_all)" >&3
 	if [ -z "$2" ]; then
-		echo "@reg enable-each $(step enable_each)" >&3
-		# The same writes to events already enabled: the shell's
-		# loop, the system calls and tracefs, which arm nothing.
-		echo "@reg enable-each-again $(step enable_each)" >&3
-		echo "@reg disable-each $(step disable_each)" >&3
+		echo "@reg lookup-each $(step lookup_each)" >&3
+		echo "@reg enable-each $(write_each 1)" >&3
+		# The same writes to events already enabled: the system
+		# calls, tracefs and the event core, which arm nothing.
+		echo "@reg enable-each-again $(write_each 1)" >&3
+		echo "@reg disable-each $(write_each 0)" >&3
 	fi
 	echo "@reg ${2}delete $(step delete_all)" >&3
 }
@@ -242,6 +265,7 @@ bpf_many() {
 	functions | grep -v -x -E 'arch_cpu_idle|default_idle|rcu_.*|migrate_(disable|enable)|preempt_count_(add|sub)|bpf_.*' |
 		head -n "$1" >/tmp/bpf_funcs
 	for mode in $3; do
+		settle
 		/harness/progs/bpf_attach_many "$mode" /tmp/bpf_funcs 2>/tmp/bpf_many.err |
 			sed "s/^@reg /@reg $2/" >&3
 		[ ! -s /tmp/bpf_many.err ] || echo "@error bpf-$2$mode: $(cat /tmp/bpf_many.err)" >&3

@@ -263,12 +263,14 @@ if ("@bench", "ubase") in up and ("@bench", "ubase") in se:
         print(f"| {label} | {u:.0f} | {s:.0f} | {s / u:.2f} | "
               f"{exc(uexc, key, 'ubase')} / {exc(sexc, key, 'ubase')} | - | - | - | - |")
 steps = (("define", "define"), ("enable", "enable, the group's file"),
+         ("lookup-each", "each event's enable file looked up, the first time (eventfs makes it)"),
          ("enable-each", "enable, each event's file"),
          ("enable-each-again", "each event's file again, already enabled"),
          ("disable", "disable, the group's file"),
          ("disable-each", "disable, each event's file"), ("delete", "delete"),
          ("perf-attach", "a BPF program attached through perf, each function's kprobe"),
          ("perf-detach", "the same detached"),
+         ("perf-released", "the same, until no kprobe is left registered"),
          ("multi-attach", "a BPF program attached by one kprobe_multi link"),
          ("multi-detach", "the link detached"))
 for tag, what in (("", "1000 probes"), ("scale-", "probes at scale")):

@@ -82,11 +82,11 @@ check override-return injected
 check func-ip says "bpf_count: ip 0x$addr"
 
 # Closed while another CPU keeps calling the function: a kprobe perf
-# event's close does not wait for a tasks-trace grace period before it
-# drops the program, so the program's last run there may end after
-# close() returned, on memory that RCU must keep until then (were it
-# freed early, make check-debug's KASAN would report it). Twenty rounds, each
-# counting hits; the kernel reports nothing.
+# event's close disarms the probe and returns, waiting for no grace
+# period; the program's last run there may end after close() returned,
+# on memory that RCU must keep until then (the event, its kprobe, the
+# program: were one freed early, make check-debug's KASAN would report
+# it). Twenty rounds, each counting hits; the kernel reports nothing.
 /harness/progs/getppid_loop 1000000000 1 >/dev/null &
 busy=$!
 rounds=0
@@ -99,5 +99,6 @@ wait $busy 2>/dev/null
 echo "$rounds of 20 rounds counted hits" >>/tmp/bpf.out
 check closed-while-hit [ "$rounds" = 20 ]
 
+kprobes_gone
 cat /sys/kernel/debug/kprobes/list >/tmp/bpf.out
 check none-left [ ! -s /tmp/bpf.out ]

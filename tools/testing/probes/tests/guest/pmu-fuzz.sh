@@ -184,6 +184,7 @@ if [ -s /tmp/pmu-fuzz.unknown ]; then
 fi
 
 # No kprobe left registered (the uprobes: case uprobe-none-left).
+kprobes_gone
 cat /sys/kernel/debug/kprobes/list >/tmp/pmu-fuzz.left
 if [ -s /tmp/pmu-fuzz.left ]; then
 	result pmu-fuzz FAIL no-kprobe-left

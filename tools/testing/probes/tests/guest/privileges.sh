@@ -106,4 +106,5 @@ check perfmon-tracepoint-kprobe-raw ok $perfmon $prog -S tracepoint "$kid"
 
 # The user's tries left nothing behind, nor did anyone's.
 clean_slate
+kprobes_gone
 check none-left "" cat /sys/kernel/debug/kprobes/list

@@ -109,7 +109,7 @@ WORKLOAD
 # workload, detach; sets attached, progs, links and after for the
 # verdict.
 wildcard() {
-	local t_run t_attaching t_exit t_start t_end attach detach compile
+	local t_run t_attaching t_exit t_start t_end attach detach compile i
 	t_run=$EPOCHREALTIME
 	t_attaching=
 	shopt -s lastpipe
@@ -124,7 +124,13 @@ wildcard() {
 	attached=$(sed -n 's/^Attaching \([0-9]*\) probes.*/\1/p' $out)
 	progs=$(sed -n 's/^@progs //p' $out)
 	links=$(sed -n 's/^@links //p' $out)
-	after=$(wc -l </sys/kernel/debug/kprobes/list)
+	# The kprobes of closed perf events go after the closes, all
+	# together once their handlers are done.
+	for ((i = 0; i < 50; i++)); do
+		after=$(wc -l </sys/kernel/debug/kprobes/list)
+		[ "$after" = "$before" ] && break
+		sleep 0.1
+	done
 	t_start=$(sed -n 's/^@start //p' $out)
 	t_end=$(sed -n 's/^@end //p' $out)
 	compile=$(elapsed "$t_run" "$t_attaching")
@@ -211,7 +217,12 @@ verdict fentry-fexit-with-kprobe-events
 echo '-:clients/fe' >>$tracefs/kprobe_events
 echo '-:clients/fx' >>$tracefs/kprobe_events
 
-# Nothing of bpftrace's is left: its probes went with its file descriptors.
+# Nothing of bpftrace's is left: its probes went with its file descriptors
+# (their kprobes after the closes).
+for ((i = 0; i < 50; i++)); do
+	[ "$(wc -l </sys/kernel/debug/kprobes/list)" = "$before" ] && break
+	sleep 0.1
+done
 [ -z "$(cat $tracefs/kprobe_events $tracefs/uprobe_events)" ] &&
 	[ "$(wc -l </sys/kernel/debug/kprobes/list)" = "$before" ]
 verdict nothing-left
