@@ -1630,12 +1630,8 @@ void release_local_trace_kprobe(struct trace_event_call *event_call)
 {
 	struct trace_kprobe *tk = tk_primary(event_call);
 
-	if (!tk)
+	if (!tk || WARN_ON(trace_probe_is_enabled(&tk->tp)))
 		return;
-	if (trace_probe_is_enabled(&tk->tp)) {
-		WARN_ON(1);
-		return;
-	}
 	spin_lock(&tk_closed_lock);
 	list_add_tail(&tk->devent.list, &tk_closed);
 	spin_unlock(&tk_closed_lock);
