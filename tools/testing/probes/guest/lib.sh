@@ -192,16 +192,19 @@ clean_slate() {
 	echo >trace
 }
 
-# kprobes_gone: wait, up to 5 s, until no kprobe is registered. The kprobe
-# of a closed kprobe perf event is unregistered after the close, with
-# those of the events closed meanwhile, once their handlers are done.
-kprobes_gone() {
-	for kg_i in 1 2 3 4 5; do
-		[ -s /sys/kernel/debug/kprobes/list ] || return 0
+# kprobes_back_to N: wait, up to 5 s, until N kprobes are registered (the
+# lines of kprobes/list); kprobes_gone: until none is. The kprobe of a
+# closed kprobe perf event is unregistered after the close, with those of
+# the events closed meanwhile, once their handlers are done.
+kprobes_back_to() {
+	for kb_i in 1 2 3 4 5; do
+		[ "$(wc -l </sys/kernel/debug/kprobes/list)" = "$1" ] && return 0
 		sleep 1
 	done
-	[ ! -s /sys/kernel/debug/kprobes/list ]
+	[ "$(wc -l </sys/kernel/debug/kprobes/list)" = "$1" ]
 }
+
+kprobes_gone() { kprobes_back_to 0; }
 
 # suite_start: how a suite on the bench's function opens: in the tracefs
 # directory, $loop the bench's loop, its probe points set (bench_points),

@@ -109,7 +109,7 @@ WORKLOAD
 # workload, detach; sets attached, progs, links and after for the
 # verdict.
 wildcard() {
-	local t_run t_attaching t_exit t_start t_end attach detach compile i
+	local t_run t_attaching t_exit t_start t_end attach detach compile
 	t_run=$EPOCHREALTIME
 	t_attaching=
 	shopt -s lastpipe
@@ -124,13 +124,8 @@ wildcard() {
 	attached=$(sed -n 's/^Attaching \([0-9]*\) probes.*/\1/p' $out)
 	progs=$(sed -n 's/^@progs //p' $out)
 	links=$(sed -n 's/^@links //p' $out)
-	# The kprobes of closed perf events go after the closes, all
-	# together once their handlers are done.
-	for ((i = 0; i < 50; i++)); do
-		after=$(wc -l </sys/kernel/debug/kprobes/list)
-		[ "$after" = "$before" ] && break
-		sleep 0.1
-	done
+	kprobes_back_to "$before"
+	after=$(wc -l </sys/kernel/debug/kprobes/list)
 	t_start=$(sed -n 's/^@start //p' $out)
 	t_end=$(sed -n 's/^@end //p' $out)
 	compile=$(elapsed "$t_run" "$t_attaching")
@@ -219,10 +214,7 @@ echo '-:clients/fx' >>$tracefs/kprobe_events
 
 # Nothing of bpftrace's is left: its probes went with its file descriptors
 # (their kprobes after the closes).
-for ((i = 0; i < 50; i++)); do
-	[ "$(wc -l </sys/kernel/debug/kprobes/list)" = "$before" ] && break
-	sleep 0.1
-done
+kprobes_back_to "$before"
 [ -z "$(cat $tracefs/kprobe_events $tracefs/uprobe_events)" ] &&
 	[ "$(wc -l </sys/kernel/debug/kprobes/list)" = "$before" ]
 verdict nothing-left

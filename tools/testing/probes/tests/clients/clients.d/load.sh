@@ -328,12 +328,8 @@ verdict_of $? load "$(name every-hit-recorded)" $log
 phase remove
 echo >dynamic_events
 left_events=$(cat kprobe_events uprobe_events | wc -l)
-# The kprobes of bpftrace's closed perf events go after the closes.
-for ((i = 0; i < 50; i++)); do
-	kprobes_after=$(wc -l <$kplist)
-	[ "$kprobes_after" = "$kprobes_before" ] && break
-	sleep 0.1
-done
+kprobes_back_to "$kprobes_before"
+kprobes_after=$(wc -l <$kplist)
 links_after=$(links)
 bt_left=$(pgrep -c bpftrace)
 echo "after: $left_events events, kprobes listed $kprobes_after, BPF links $links_after, bpftrace running ${bt_left:-0}" >>$log
