@@ -15,6 +15,8 @@
  * closed). It prints on standard output, for the bench's report:
  *
  *	@reg MODE-attach NANOSECONDS
+ *	@reg perf-attach-first100 NANOSECONDS	(200 functions or more)
+ *	@reg perf-attach-last100 NANOSECONDS
  *	@reg MODE-detach NANOSECONDS
  *	@reg perf-released NANOSECONDS
  *	@reg MODE-attached N
@@ -99,7 +101,7 @@ static int by_name(const void *a, const void *b)
 int main(int argc, char **argv)
 {
 	struct rlimit nofile = { MAX_FUNCS + 64, MAX_FUNCS + 64 };
-	long long t0, t1, t2, t3;
+	long long t0, t1, t2, t3, first = 0, last = 0;
 	char line[512];
 	int perf, nfuncs = 0, attached = 0, prog, type, i;
 	FILE *f;
@@ -138,6 +140,14 @@ int main(int argc, char **argv)
 
 		t0 = now();
 		for (i = 0; i < nfuncs; i++) {
+			/*
+			 * The first and the last 100 opens timed apart: what
+			 * an open costs with few and with many events open.
+			 */
+			if (i == 100)
+				first = now() - t0;
+			if (i == nfuncs - 100)
+				last = now();
 			/* As libbpf opens them: every task, CPU 0. */
 			memset(&pe, 0, sizeof(pe));
 			pe.size = sizeof(pe);
@@ -156,6 +166,9 @@ int main(int argc, char **argv)
 			attached++;
 		}
 		t1 = now();
+		if (nfuncs >= 200)
+			printf("@reg perf-attach-first100 %lld\n@reg perf-attach-last100 %lld\n",
+			       first, t1 - last);
 		for (i = 0; i < nfuncs; i++)
 			if (fds[i] >= 0)
 				close(fds[i]);

@@ -8,9 +8,10 @@
 #                             time: lookup-each, enable-each, disable-each),
 #                             and bench_scale probes (scale-define, ...); a
 #                             BPF program attached to and detached from 1000
-#                             functions through perf (perf-attach,
-#                             perf-detach, perf-released: until no
-#                             kprobe is left) and one kprobe_multi link
+#                             functions through perf (perf-attach, its
+#                             first and last 100 opens perf-attach-first100
+#                             and -last100, perf-detach, perf-released:
+#                             until no kprobe is left) and one kprobe_multi link
 #                             (multi-attach, ...; scale-multi-attach)
 #   @mem BYTES                kernel memory (slab + percpu) per defined probe
 #   @objects BYTES            the slab objects' bytes per defined probe
