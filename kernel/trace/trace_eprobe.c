@@ -58,12 +58,13 @@ static void free_trace_eprobe(struct trace_eprobe *ep)
 {
 	if (!ep)
 		return;
-	trace_probe_cleanup(&ep->tp);
-	kfree(ep->target_name);
-	kfree(ep->target_group);
+	/* The target event may go once nothing holds it. */
 	if (ep->target)
 		trace_event_put_ref(ep->target);
 	kfree(ep->filter_text);
+	kfree(ep->target_group);
+	kfree(ep->target_name);
+	trace_probe_cleanup(&ep->tp);
 	kfree(ep);
 }
 
@@ -197,22 +198,6 @@ static void eprobe_record(struct eprobe_data *edata, void *rec)
 
 /* ---- The private trigger ----------------------------------------------- */
 
-static int eprobe_trigger_init(struct event_trigger_data *data)
-{
-	return 0;
-}
-
-static void eprobe_trigger_free(struct event_trigger_data *data)
-{
-}
-
-/* Not a user's trigger: the trigger file does not list it. */
-static int eprobe_trigger_print(struct seq_file *m,
-				struct event_trigger_data *data)
-{
-	return 0;
-}
-
 static void eprobe_trigger_func(struct event_trigger_data *data,
 				struct trace_buffer *buffer, void *rec,
 				struct ring_buffer_event *rbe)
@@ -221,37 +206,27 @@ static void eprobe_trigger_func(struct event_trigger_data *data,
 		eprobe_record(data->private_data, rec);
 }
 
-/* It cannot be set from the trigger file. */
-static int eprobe_trigger_cmd_parse(struct event_command *cmd_ops,
-				    struct trace_event_file *file, char *glob,
-				    char *cmd, char *param_and_filter)
+/*
+ * A user's trigger on the same event lists this one with it; it prints
+ * nothing there.
+ */
+static int eprobe_trigger_print(struct seq_file *m,
+				struct event_trigger_data *data)
 {
-	return -1;
+	return 0;
 }
 
-static int eprobe_trigger_reg_func(char *glob, struct event_trigger_data *data,
-				   struct trace_event_file *file)
-{
-	return -1;
-}
-
-static void eprobe_trigger_unreg_func(char *glob,
-				      struct event_trigger_data *data,
-				      struct trace_event_file *file)
-{
-}
-
+/*
+ * The command is never registered: it cannot be written to a trigger file,
+ * so it needs no parse, reg or unreg, and it is attached and freed by this
+ * file alone, so it needs no init or free.
+ */
 static struct event_command eprobe_trigger_cmd = {
 	.name = "eprobe",
 	.trigger_type = ETT_EVENT_EPROBE,
 	.flags = EVENT_CMD_FL_NEEDS_REC,
-	.parse = eprobe_trigger_cmd_parse,
-	.reg = eprobe_trigger_reg_func,
-	.unreg = eprobe_trigger_unreg_func,
 	.trigger = eprobe_trigger_func,
 	.print = eprobe_trigger_print,
-	.init = eprobe_trigger_init,
-	.free = eprobe_trigger_free,
 };
 
 /* Hook @ep to its target's file in @file's instance. */
@@ -296,6 +271,21 @@ fail:
 	return ret;
 }
 
+/* @ep's trigger on @target, or NULL. */
+static struct event_trigger_data *
+eprobe_trigger_of(struct trace_eprobe *ep, struct trace_event_file *target)
+{
+	struct event_trigger_data *trigger;
+	struct eprobe_data *edata;
+
+	list_for_each_entry(trigger, &target->triggers, list) {
+		edata = trigger->private_data;
+		if (trigger->cmd_ops == &eprobe_trigger_cmd && edata->ep == ep)
+			return trigger;
+	}
+	return NULL;
+}
+
 static int eprobe_detach(struct trace_eprobe *ep, struct trace_array *tr)
 {
 	struct event_trigger_data *trigger;
@@ -305,15 +295,10 @@ static int eprobe_detach(struct trace_eprobe *ep, struct trace_array *tr)
 	target = find_event_file(tr, ep->target_group, ep->target_name);
 	if (!target)
 		return -ENOENT;
-	list_for_each_entry(trigger, &target->triggers, list) {
-		if (!(trigger->flags & EVENT_TRIGGER_FL_PROBE))
-			continue;
-		edata = trigger->private_data;
-		if (edata->ep == ep)
-			goto found;
-	}
-	return -ENODEV;
-found:
+	trigger = eprobe_trigger_of(ep, target);
+	if (!trigger)
+		return -ENODEV;
+	edata = trigger->private_data;
 	list_del_rcu(&trigger->list);
 	trace_event_trigger_enable_disable(target, 0);
 	update_cond_flag(target);

@@ -768,25 +768,6 @@ int trace_probe_unregister_event_call(struct trace_probe *tp)
 }
 
 /**
- * trace_probe_add_file - record into an instance's file
- * @tp: a probe of the event
- * @file: the file being enabled
- *
- * Return: 0 or -ENOMEM.
- */
-int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file)
-{
-	struct event_file_link *link = kmalloc(sizeof(*link), GFP_KERNEL);
-
-	if (!link)
-		return -ENOMEM;
-	link->file = file;
-	list_add_tail_rcu(&link->list, &tp->event->files);
-	trace_probe_set_flag(tp, TP_FLAG_TRACE);
-	return 0;
-}
-
-/**
  * trace_probe_get_file_link - find the link of an enabled file
  * @tp: a probe of the event
  * @file: the file
@@ -802,6 +783,29 @@ struct event_file_link *trace_probe_get_file_link(struct trace_probe *tp,
 		if (link->file == file)
 			return link;
 	return NULL;
+}
+
+/**
+ * trace_probe_add_file - record into an instance's file
+ * @tp: a probe of the event
+ * @file: the file being enabled
+ *
+ * Return: 0 or -ENOMEM.
+ */
+int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file)
+{
+	struct event_file_link *link = kmalloc(sizeof(*link), GFP_KERNEL);
+
+	if (!link)
+		return -ENOMEM;
+	link->file = file;
+	/*
+	 * The link is complete before a handler can find it, and the flag
+	 * is set after it, so a handler that sees the flag finds a file.
+	 */
+	list_add_tail_rcu(&link->list, &tp->event->files);
+	trace_probe_set_flag(tp, TP_FLAG_TRACE);
+	return 0;
 }
 
 /**
@@ -822,9 +826,10 @@ int trace_probe_remove_file(struct trace_probe *tp,
 	if (!link)
 		return -ENOENT;
 	list_del_rcu(&link->list);
-	kvfree_rcu_mightsleep(link);
+	/* No instance left: the handler need not walk the list at all. */
 	if (list_empty(&tp->event->files))
 		trace_probe_clear_flag(tp, TP_FLAG_TRACE);
+	kvfree_rcu_mightsleep(link);
 	return 0;
 }
 

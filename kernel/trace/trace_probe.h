@@ -36,14 +36,19 @@
  * the record in the lower half.  The same layout the event core's
  * __get_str() reads.
  */
-#define make_data_loc(len, offs)	\
-	(((u32)(len) << 16) | ((u32)(offs) & 0xffff))
-#define get_loc_len(dl)		((u32)(dl) >> 16)
-#define get_loc_offs(dl)	((u32)(dl) & 0xffff)
-
-static nokprobe_inline void *get_loc_data(u32 *dl, void *ent)
+static nokprobe_inline u32 make_data_loc(u32 len, u32 offs)
 {
-	return (u8 *)ent + get_loc_offs(*dl);
+	return len << 16 | (u16)offs;
+}
+
+static nokprobe_inline u32 get_loc_len(u32 loc)
+{
+	return loc >> 16;
+}
+
+static nokprobe_inline void *get_loc_data(u32 *loc, void *rec)
+{
+	return rec + (u16)*loc;
 }
 
 /**
@@ -83,12 +88,7 @@ struct probe_event {
 	unsigned long			data[];
 };
 
-static inline struct trace_event_call *
-trace_probe_event_call(struct trace_probe *tp)
-{
-	return &tp->event->call;
-}
-
+/* From an event to the probes that record into it, and back. */
 static inline struct probe_event *
 trace_probe_event_from_call(struct trace_event_call *call)
 {
@@ -98,9 +98,15 @@ trace_probe_event_from_call(struct trace_event_call *call)
 static inline struct trace_probe *
 trace_probe_primary_from_call(struct trace_event_call *call)
 {
-	struct probe_event *ev = trace_probe_event_from_call(call);
+	struct hlist_node *first = trace_probe_event_from_call(call)->probes.first;
 
-	return hlist_entry_safe(ev->probes.first, struct trace_probe, list);
+	return first ? hlist_entry(first, struct trace_probe, list) : NULL;
+}
+
+static inline struct trace_event_call *
+trace_probe_event_call(struct trace_probe *tp)
+{
+	return &tp->event->call;
 }
 
 /* Walk the probes of @tp's event, @tp among them. */
@@ -123,38 +129,47 @@ static inline unsigned int trace_probe_load_flags(struct trace_probe *tp)
 	return smp_load_acquire(&tp->event->flags);
 }
 
-static inline bool trace_probe_test_flag(struct trace_probe *tp,
-					 unsigned int flag)
-{
-	return !!(trace_probe_load_flags(tp) & flag);
-}
-
 static inline void trace_probe_set_flag(struct trace_probe *tp,
 					unsigned int flag)
 {
+	unsigned int flags = tp->event->flags | flag;
+
 	/* Pairs with the acquire in trace_probe_load_flags(). */
-	smp_store_release(&tp->event->flags, tp->event->flags | flag);
+	smp_store_release(&tp->event->flags, flags);
 }
 
+/*
+ * A handler may still see a cleared flag set: what the flag enabled is
+ * freed only after a grace period.
+ */
 static inline void trace_probe_clear_flag(struct trace_probe *tp,
 					  unsigned int flag)
 {
-	tp->event->flags &= ~flag;
+	WRITE_ONCE(tp->event->flags, tp->event->flags & ~flag);
 }
 
+static inline bool trace_probe_test_flag(struct trace_probe *tp,
+					 unsigned int flag)
+{
+	return (trace_probe_load_flags(tp) & flag) != 0;
+}
+
+/* An instance's file or perf has the event. */
 static inline bool trace_probe_is_enabled(struct trace_probe *tp)
 {
-	return trace_probe_test_flag(tp, TP_FLAG_TRACE | TP_FLAG_PROFILE);
-}
+	unsigned int users = TP_FLAG_TRACE | TP_FLAG_PROFILE;
 
-static inline const char *trace_probe_name(struct trace_probe *tp)
-{
-	return trace_event_name(&tp->event->call);
+	return (trace_probe_load_flags(tp) & users) != 0;
 }
 
 static inline const char *trace_probe_group_name(struct trace_probe *tp)
 {
-	return tp->event->call.class->system;
+	return trace_probe_event_call(tp)->class->system;
+}
+
+static inline const char *trace_probe_name(struct trace_probe *tp)
+{
+	return trace_event_name(trace_probe_event_call(tp));
 }
 
 int traceprobe_update_arg(struct probe_arg *arg);
@@ -172,28 +187,33 @@ int traceprobe_define_arg_fields(struct trace_event_call *event_call,
 int trace_probe_print_args(struct trace_seq *s, struct probe_arg *args,
 			   int nr_args, u8 *data, void *field);
 
-struct trace_probe *trace_probe_alloc(size_t size, int nargs);
+/* A probe's life: allocated, given its event, registered, freed. */
 struct probe_kind;
+struct trace_probe *trace_probe_alloc(size_t size, int nargs);
 int trace_probe_init(struct trace_probe *tp, const char *event,
 		     const char *group, const struct probe_kind *kind);
-void trace_probe_cleanup(struct trace_probe *tp);
-int trace_probe_append(struct trace_probe *tp, struct trace_probe *to);
-void trace_probe_unlink(struct trace_probe *tp);
 int trace_probe_register_event_call(struct trace_probe *tp);
-int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file);
-int trace_probe_remove_file(struct trace_probe *tp,
-			    struct trace_event_file *file);
-struct event_file_link *trace_probe_get_file_link(struct trace_probe *tp,
-						  struct trace_event_file *file);
-int trace_probe_compare_arg_type(struct trace_probe *a, struct trace_probe *b);
-int trace_probe_update_args(struct trace_probe *tp);
+void trace_probe_cleanup(struct trace_probe *tp);
+
+/* Several probes on one event. */
 int trace_probe_join_event(struct trace_probe *tp, struct trace_probe *old,
 			   bool other_kind,
 			   bool (*same_place)(struct trace_probe *,
 					      struct trace_probe *));
 void trace_probe_leave_event(struct trace_probe *tp);
+int trace_probe_append(struct trace_probe *tp, struct trace_probe *to);
+void trace_probe_unlink(struct trace_probe *tp);
+int trace_probe_compare_arg_type(struct trace_probe *a, struct trace_probe *b);
+int trace_probe_update_args(struct trace_probe *tp);
 bool trace_probe_match_command_args(struct trace_probe *tp,
 				    int argc, const char **argv);
+
+/* The instances' files an event records into. */
+struct event_file_link *trace_probe_get_file_link(struct trace_probe *tp,
+						  struct trace_event_file *file);
+int trace_probe_add_file(struct trace_probe *tp, struct trace_event_file *file);
+int trace_probe_remove_file(struct trace_probe *tp,
+			    struct trace_event_file *file);
 struct dyn_event;
 struct dyn_event_operations;
 int trace_probe_run_command(const char *raw_command,

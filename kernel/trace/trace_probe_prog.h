@@ -14,18 +14,20 @@ struct ftrace_event_field;
 struct probe_event;
 struct trace_event_call;
 
-#define MAX_TRACE_ARGS		128
-#define MAX_ARGSTR_LEN		255
-#define MAX_ARRAY_LEN		64
-#define MAX_ARG_NAME_LEN	32
-#define MAX_BTF_ARGS_LEN	128
-#define MAX_DENTRY_ARGS_LEN	256
-#define MAX_STRING_SIZE		PATH_MAX
-#define MAX_PROBE_EVENT_SIZE	3072
+/* The limits a definition is held to, each with its error_log entry. */
+#define MAX_TRACE_ARGS		128	/* arguments of one probe */
+#define MAX_ARG_NAME_LEN	32	/* an argument's name */
+#define MAX_ARGSTR_LEN		255	/* one argument's text */
+#define MAX_ARRAY_LEN		64	/* elements of a :TYPE[N] */
+#define MAX_BTF_ARGS_LEN	128	/* what $arg* expands to */
+#define MAX_DENTRY_ARGS_LEN	256	/* what %pd/%pD expands to */
+#define MAX_PROBE_EVENT_SIZE	3072	/* the record's fixed part */
+#define MAX_STRING_SIZE		PATH_MAX	/* a string argument's bytes */
 
+/* The fixed fields' names, which no argument may take. */
 #define FIELD_STRING_IP		"__probe_ip"
-#define FIELD_STRING_RETIP	"__probe_ret_ip"
 #define FIELD_STRING_FUNC	"__probe_func"
+#define FIELD_STRING_RETIP	"__probe_ret_ip"
 
 /* Where a fetch program takes its first value from. */
 enum fetch_base {
@@ -216,25 +218,34 @@ struct trace_probe {
 	struct probe_arg		args[];
 };
 
-/* Where the argument is read: sets which bases and accesses are legal. */
-#define TPARG_FL_RETURN		BIT(0)
-#define TPARG_FL_KERNEL		BIT(1)
-#define TPARG_FL_FENTRY		BIT(2)
-#define TPARG_FL_TEVENT		BIT(3)
-#define TPARG_FL_USER		BIT(4)
-#define TPARG_FL_FPROBE		BIT(5)
-#define TPARG_FL_TPOINT		BIT(6)
-#define TPARG_FL_WPROBE		BIT(7)
+/*
+ * Where the argument is read, which sets the bases and accesses that are
+ * legal: the address space, and at most one of the places after it. The
+ * flags above TPARG_FL_LOC_MASK refine a kernel place.
+ */
+#define TPARG_FL_KERNEL		BIT(0)
+#define TPARG_FL_USER		BIT(1)
+#define TPARG_FL_FENTRY		BIT(2)	/* a function's first instruction */
+#define TPARG_FL_RETURN		BIT(3)	/* a function's return */
+#define TPARG_FL_TEVENT		BIT(4)	/* another event's record */
 #define TPARG_FL_LOC_MASK	GENMASK(4, 0)
+#define TPARG_FL_FPROBE		BIT(5)	/* the place is reached by fprobe */
+#define TPARG_FL_TPOINT		BIT(6)	/* the place is a tracepoint's */
+#define TPARG_FL_WPROBE		BIT(7)	/* the place is a data access */
+
+static inline bool tparg_at_kernel(unsigned int flags, unsigned int place)
+{
+	return (flags & TPARG_FL_LOC_MASK) == (place | TPARG_FL_KERNEL);
+}
 
 static inline bool tparg_is_function_entry(unsigned int flags)
 {
-	return (flags & TPARG_FL_LOC_MASK) == (TPARG_FL_KERNEL | TPARG_FL_FENTRY);
+	return tparg_at_kernel(flags, TPARG_FL_FENTRY);
 }
 
 static inline bool tparg_is_function_return(unsigned int flags)
 {
-	return (flags & TPARG_FL_LOC_MASK) == (TPARG_FL_KERNEL | TPARG_FL_RETURN);
+	return tparg_at_kernel(flags, TPARG_FL_RETURN);
 }
 
 /**

@@ -483,10 +483,10 @@ static int probe_event_enable(struct trace_event_call *call,
 	}
 	return 0;
 fail:
-	if (file)
-		trace_probe_remove_file(tp, file);
-	else
+	if (!file)
 		trace_probe_clear_flag(tp, TP_FLAG_PROFILE);
+	else
+		trace_probe_remove_file(tp, file);
 	return ret;
 }
 
@@ -513,22 +513,24 @@ static void probe_event_disable(struct trace_event_call *call,
 static bool tu_filter_add(struct trace_uprobe_filter *filter,
 			  struct perf_event *event)
 {
-	bool covered;
+	struct task_struct *task = event->hw.target;
+	bool covered = true;
 
 	write_lock(&filter->rwlock);
-	if (event->hw.target) {
-		/*
-		 * A child inherits its parent's breakpoints, and an
-		 * enable_on_exec event gets them at exec.
-		 */
-		covered = filter->nr_systemwide || event->parent ||
-			  event->attr.enable_on_exec ||
-			  tu_filter_has_mm(filter, event->hw.target->mm);
-		list_add(&event->hw.tp_list, &filter->perf_events);
-	} else {
-		covered = filter->nr_systemwide;
-		filter->nr_systemwide++;
+	if (!task) {
+		/* The first system-wide event is the one that needs them all. */
+		covered = filter->nr_systemwide++ != 0;
+		goto out;
 	}
+	/*
+	 * A child inherits its parent's breakpoints, and an enable_on_exec
+	 * event gets them at exec.
+	 */
+	if (!filter->nr_systemwide && !event->parent &&
+	    !event->attr.enable_on_exec)
+		covered = tu_filter_has_mm(filter, task->mm);
+	list_add(&event->hw.tp_list, &filter->perf_events);
+out:
 	write_unlock(&filter->rwlock);
 	return covered;
 }
@@ -537,18 +539,20 @@ static bool tu_filter_add(struct trace_uprobe_filter *filter,
 static bool tu_filter_remove(struct trace_uprobe_filter *filter,
 			     struct perf_event *event)
 {
-	bool keep;
+	struct task_struct *task = event->hw.target;
+	bool keep = true;
 
 	write_lock(&filter->rwlock);
-	if (event->hw.target) {
-		list_del(&event->hw.tp_list);
-		keep = filter->nr_systemwide ||
-		       (event->hw.target->flags & PF_EXITING) ||
-		       tu_filter_has_mm(filter, event->hw.target->mm);
-	} else {
-		filter->nr_systemwide--;
-		keep = filter->nr_systemwide;
+	if (!task) {
+		/* The last system-wide event takes the breakpoints with it. */
+		keep = --filter->nr_systemwide != 0;
+		goto out;
 	}
+	list_del(&event->hw.tp_list);
+	/* An exiting task's breakpoints go with its mm. */
+	if (!filter->nr_systemwide && !(task->flags & PF_EXITING))
+		keep = tu_filter_has_mm(filter, task->mm);
+out:
 	write_unlock(&filter->rwlock);
 	return keep;
 }
@@ -740,18 +744,16 @@ static bool tu_same_place(struct trace_probe *a, struct trace_probe *b)
 /* One place in a file has one SDT semaphore: all its probes must agree. */
 static int check_ref_ctr_offset(struct trace_uprobe *tu)
 {
-	struct inode *inode = d_real_inode(tu->path.dentry);
 	struct dyn_event *pos;
 	struct trace_uprobe *o;
 
 	for_each_dyn_event(pos) {
 		o = dyn_to_tu(pos);
-		if (o && d_real_inode(o->path.dentry) == inode &&
-		    o->offset == tu->offset &&
-		    o->ref_ctr_offset != tu->ref_ctr_offset) {
-			pr_warn("Reference counter offset mismatch.");
-			return -EINVAL;
-		}
+		if (!o || o->ref_ctr_offset == tu->ref_ctr_offset ||
+		    !tu_same_place(&o->tp, &tu->tp))
+			continue;
+		pr_warn("Reference counter offset mismatch.");
+		return -EINVAL;
 	}
 	return 0;
 }
