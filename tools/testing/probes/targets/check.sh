@@ -28,6 +28,7 @@ for guest in $GUESTS; do
 	results=$LOGS/boot.results
 	mkdir -p "$LOGS"
 	: >"$results"
+	rm -f "$LOGS/boot-events.results" "$LOGS"/boot-dirs-*
 	if ! { "$HARNESS/build/assemble.sh" && "$HARNESS/build/build.sh" &&
 	       "$HARNESS/build/initramfs.sh"; } >"$LOGS/prepare.log" 2>&1; then
 		cat "$LOGS/prepare.log" >&2
@@ -43,8 +44,51 @@ for guest in $GUESTS; do
 			{ echo "@log guest boot-and-run"; cat "$LOGS/boot.err"; tail -60 "$LOGS/check.console"; echo "@endlog"; } >>"$results"
 		fi
 		say "check: the $guest guest ran in $(($(date +%s) - start)) s"
+		# Probe events from the kernel command line, created and
+		# enabled while init runs the initcalls: a boot of their own
+		# (boot-events-guest.sh), as kprobe_event= also turns the
+		# startup selftests off.
+		boot_events='kprobe_event=p:bootentry,do_one_initcall;r:bootret,do_one_initcall,ret=$retval'
+		if BOOT_ARGS=$boot_events "$HARNESS/guest/boot.sh" boot-events 600 \
+			>"$LOGS/boot-events.out" 2>"$LOGS/boot-events.err"; then
+			verdict guest PASS boot-events >>"$results"
+		else
+			verdict guest FAIL boot-events >>"$results"
+			{ echo "@log guest boot-events"; cat "$LOGS/boot-events.err"; tail -60 "$LOGS/boot-events.console"; echo "@endlog"; } >>"$results"
+		fi
+		# The same events' directories in tracefs, over many boots:
+		# what decides them is a race between the initcall that
+		# creates the events and tracefs' setup from a work item
+		# (boot-dirs-guest.sh), so one boot would prove little.
+		boots=${BOOT_DIRS_BOOTS:-30} lost=0 failed=0
+		start=$(date +%s)
+		for i in $(seq "$boots"); do
+			if ! BOOT_ARGS=$boot_events "$HARNESS/guest/boot.sh" boot-dirs 120 \
+				>"$LOGS/boot-dirs.out" 2>"$LOGS/boot-dirs.err"; then
+				failed=$((failed + 1))
+				cp "$LOGS/boot-dirs.console" "$LOGS/boot-dirs-failed.console"
+			elif ! grep -q '^ok 1 every-event-has-its-directory' "$LOGS/boot-dirs.results"; then
+				lost=$((lost + 1))
+				cp "$LOGS/boot-dirs.results" "$LOGS/boot-dirs-lost.results"
+			fi
+		done
+		say "check: $boots boots with kprobe_event= in $(($(date +%s) - start)) s: $lost lost a directory, $failed failed"
+		if [ "$lost" = 0 ] && [ "$failed" = 0 ]; then
+			verdict boot-events PASS each-event-has-its-directory-in-every-boot >>"$results"
+		else
+			verdict boot-events FAIL each-event-has-its-directory-in-every-boot >>"$results"
+			{ echo "@log boot-events each-event-has-its-directory-in-every-boot"
+			  echo "$lost of $boots boots lost an event's directory, $failed did not boot or run"
+			  if [ -f "$LOGS/boot-dirs-lost.results" ]; then
+				sed -n '/^@log/,/^@endlog/p' "$LOGS/boot-dirs-lost.results" | sed '/^@/d'
+			  fi
+			  if [ -f "$LOGS/boot-dirs-failed.console" ]; then
+				tail -40 "$LOGS/boot-dirs-failed.console"
+			  fi
+			  echo "@endlog"; } >>"$results"
+		fi
 	fi
-	"$HARNESS/report.py" --no-total "$guest" "$KERNEL" "$LOGS/check.results" "$results" |
+	"$HARNESS/report.py" --no-total "$guest" "$KERNEL" "$LOGS/check.results" "$LOGS/boot-events.results" "$results" |
 		tee "$out/$guest.report" || rc=1
 done
 
