@@ -234,10 +234,6 @@ for guest in $guests; do
 			continue
 		fi
 		say "bisect: $GUEST $n builds, no warning in the series' files ($(($(date +%s) - step_start)) s): $subject"
-		# Every step is booted whose kernel, modules or ftracetest
-		# differ from all booted before: a step that changes only
-		# another architecture, documentation or other selftests
-		# builds the kernel it found and is known by its identity.
 		if [ "$full" = 1 ] && [ "${BISECT_BOOT:-1}" != 0 ]; then
 			id=$(step_identity)
 			if prev=$(grep -m 1 "^$id " "$booted"); then
