@@ -47,11 +47,28 @@ if [ "$job" = shell ]; then
 	exec "${qemu[@]}" -nographic -append "$append"
 fi
 
+# A guest still running a little before its limit is asked, through
+# QEMU's QMP socket, where each vCPU is (vcpus.py): a kernel stopped with
+# its interrupts masked prints nothing that could tell.
+qmp=${TMPDIR:-/tmp}/probes-qmp.$$
+vcpus=$LOGS/$job.vcpus
+rm -f "$qmp" "$vcpus"
+qemu+=(-qmp "unix:$qmp,server=on,wait=off")
+map=$OBJ/System.map
+[ -z "${BOOT_IMAGE:-}" ] || map=$(dirname "$image")/System.map
+wait_s=$((limit > 60 ? limit - 20 : limit * 2 / 3))
+(sleep "$wait_s" && "$HARNESS/guest/vcpus.py" "$qmp" "$map" >"$vcpus" 2>&1) \
+	</dev/null >/dev/null 2>&1 &
+watch=$!
+
 set +e
 timeout -k 5 "$limit" "${qemu[@]}" -display none -monitor none -serial stdio \
 	-append "$append quiet" </dev/null 2>&1 | tee "$console"
 rc=${PIPESTATUS[0]}
 set -e
+pkill -P "$watch" sleep 2>/dev/null || true
+kill "$watch" 2>/dev/null || true
+rm -f "$qmp"
 
 # The guest's own dmesg (at the end of the results) sees messages that the
 # quiet console does not print.
@@ -60,6 +77,10 @@ problems=$(cat "$console" "$results" 2>/dev/null | grep -E \
 	sort -u | head -20 || true)
 if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
 	say "boot: the guest did not finish within $limit s; console log: $console"
+	if [ -s "$vcpus" ]; then
+		say "boot: its vCPUs $wait_s s after the start ($vcpus):"
+		sed 's/^/  /' "$vcpus" >&2
+	fi
 	exit 1
 fi
 if ! grep -q '^harness: end' "$results" 2>/dev/null; then
