@@ -7,7 +7,8 @@
 Asks QEMU, over its QMP socket, for every vCPU's registers ROUNDS times
 (3 by default), a second apart, and prints each vCPU's program counter,
 link register or stack pointer with the kernel symbol it falls in (from
-SYSTEM_MAP; an arm64 kernel relocated by KASLR prints raw addresses).
+SYSTEM_MAP; an arm64 kernel relocated by KASLR prints raw addresses),
+with jiffies each time: a guest whose time stopped waits on every timer.
 A guest whose console stays silent past its time limit has usually
 stopped with its interrupts masked: no lockup detector can report it,
 and this is all that is left to tell where.
@@ -22,18 +23,24 @@ import time
 
 
 def load_map(path):
-    """The text symbols of a System.map, sorted by address."""
+    """The text symbols of a System.map, sorted by address, and the
+    address of jiffies_64 (0 where the map has none)."""
     syms = []
+    jiffies = 0
     try:
         with open(path) as f:
             for line in f:
                 parts = line.split()
-                if len(parts) >= 3 and parts[1] in "tTwW":
+                if len(parts) < 3:
+                    continue
+                if parts[1] in "tTwW":
                     syms.append((int(parts[0], 16), parts[2]))
+                elif parts[2] == "jiffies_64":
+                    jiffies = int(parts[0], 16)
     except OSError:
         pass
     syms.sort()
-    return syms
+    return syms, jiffies
 
 
 def symbolize(syms, addr):
@@ -79,12 +86,17 @@ STACK_WORDS = 128
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    syms = load_map(sys.argv[2])
+    syms, jiffies = load_map(sys.argv[2])
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     qmp = Qmp(sys.argv[1])
     for r in range(rounds):
         if r:
             time.sleep(1)
+        # Whether the guest's time still runs: jiffies_64 a second apart
+        # (an arm64 kernel moved by KASLR has it elsewhere: no value).
+        if jiffies:
+            m = re.search(r":\s*0x([0-9a-f]+)", qmp.hmp("x /1gx 0x%x" % jiffies))
+            print("round %d jiffies: %s" % (r, int(m.group(1), 16) if m else "unreadable"))
         # "info registers -a" starts each vCPU with "CPU#N".
         text = qmp.hmp("info registers -a")
         for block in re.split(r"(?m)^(?=CPU#)", text):
