@@ -41,7 +41,7 @@ for disk in ${DISKS:-}; do
 	       -device "$BLK_DEVICE,drive=disk$n")
 	n=$((n + 1))
 done
-append="console=$CONSOLE panic=-1 softlockup_panic=0 harness=$job ${BOOT_ARGS:-}"
+append="console=$CONSOLE panic=-1 softlockup_panic=0 $GUEST_ARGS harness=$job ${BOOT_ARGS:-}"
 
 if [ "$job" = shell ]; then
 	exec "${qemu[@]}" -nographic -append "$append"
