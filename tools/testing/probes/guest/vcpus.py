@@ -22,35 +22,43 @@ import sys
 import time
 
 
-def load_map(path):
-    """The text symbols of a System.map, sorted by address, and the
-    address of jiffies_64 (0 where the map has none)."""
-    syms = []
-    jiffies = 0
-    try:
-        with open(path) as f:
-            for line in f:
-                parts = line.split()
-                if len(parts) < 3:
-                    continue
-                if parts[1] in "tTwW":
-                    syms.append((int(parts[0], 16), parts[2]))
-                elif parts[2] == "jiffies_64":
-                    jiffies = int(parts[0], 16)
-    except OSError:
-        pass
-    syms.sort()
-    return syms, jiffies
+class Symbols:
+    """The text symbols of a System.map, and the address of jiffies_64
+    (0 where the map has none)."""
 
+    def __init__(self, path):
+        syms = []
+        self.jiffies = 0
+        try:
+            with open(path) as f:
+                for line in f:
+                    parts = line.split()
+                    if len(parts) < 3:
+                        continue
+                    if parts[1] in "tTwW":
+                        syms.append((int(parts[0], 16), parts[2]))
+                    elif parts[2] == "jiffies_64":
+                        self.jiffies = int(parts[0], 16)
+        except OSError:
+            pass
+        syms.sort()
+        self.addrs = [a for a, _ in syms]
+        self.names = [n for _, n in syms]
+        # Kernel text ends at _etext; what follows is init text and data.
+        self.text_end = next((a for a, n in syms if n == "_etext"),
+                             self.addrs[-1] if syms else 0)
 
-def symbolize(syms, addr):
-    """sym+0xoff for addr, or the bare address outside the map."""
-    addrs = [a for a, _ in syms]
-    i = bisect.bisect_right(addrs, addr) - 1
-    if i < 0 or i + 1 >= len(syms):
-        return "0x%x" % addr
-    base, name = syms[i]
-    return "0x%x %s+0x%x" % (addr, name, addr - base)
+    def name(self, addr):
+        """sym+0xoff for an address in the kernel's text, else None."""
+        i = bisect.bisect_right(self.addrs, addr) - 1
+        if i < 0 or addr >= self.text_end:
+            return None
+        return "%s+0x%x" % (self.names[i], addr - self.addrs[i])
+
+    def show(self, addr):
+        """The address, and its sym+0xoff where it has one."""
+        name = self.name(addr)
+        return "0x%x %s" % (addr, name) if name else "0x%x" % addr
 
 
 class Qmp:
@@ -86,7 +94,7 @@ STACK_WORDS = 128
 def main():
     if len(sys.argv) < 3:
         sys.exit(__doc__)
-    syms, jiffies = load_map(sys.argv[2])
+    syms = Symbols(sys.argv[2])
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 3
     qmp = Qmp(sys.argv[1])
     for r in range(rounds):
@@ -94,8 +102,8 @@ def main():
             time.sleep(1)
         # Whether the guest's time still runs: jiffies_64 a second apart
         # (an arm64 kernel moved by KASLR has it elsewhere: no value).
-        if jiffies:
-            m = re.search(r":\s*0x([0-9a-f]+)", qmp.hmp("x /1gx 0x%x" % jiffies))
+        if syms.jiffies:
+            m = re.search(r":\s*0x([0-9a-f]+)", qmp.hmp("x /1gx 0x%x" % syms.jiffies))
             print("round %d jiffies: %s" % (r, int(m.group(1), 16) if m else "unreadable"))
         # "info registers -a" starts each vCPU with "CPU#N".
         text = qmp.hmp("info registers -a")
@@ -108,7 +116,7 @@ def main():
                 v = re.search(r"\b%s=([0-9a-fA-F]+)" % reg, block)
                 if v:
                     addr = int(v.group(1), 16)
-                    shown = symbolize(syms, addr) if reg in ("RIP", "PC", "X30") else "0x%x" % addr
+                    shown = syms.show(addr) if reg in ("RIP", "PC", "X30") else "0x%x" % addr
                     out.append("%s=%s" % (reg, shown))
             halted = re.search(r"\bHLT=(\d)", block)
             if halted:
@@ -126,14 +134,13 @@ def stack_scan(qmp, syms, cpu, block):
     first: the callers, with stale return addresses among them, as an
     unreliable backtrace has them."""
     sp = re.search(r"\b(?:RSP|SP)=([0-9a-fA-F]+)", block)
-    if not sp or not syms:
+    if not sp:
         return
-    lo, hi = syms[0][0], dict((n, a) for a, n in syms).get("_etext", syms[-1][0])
     qmp.hmp("cpu %s" % cpu)
     words = []
     for line in qmp.hmp("x /%dgx 0x%s" % (STACK_WORDS, sp.group(1))).splitlines():
         words += [int(w, 16) for w in re.findall(r"0x([0-9a-f]{16})", line.split(":", 1)[-1])]
-    found = [symbolize(syms, w).split(" ", 1)[1] for w in words if lo <= w < hi]
+    found = [n for n in map(syms.name, words) if n]
     print("  cpu %s stack: %s" % (cpu, " ".join(found[:24]) or "(no text address)"))
 
 
