@@ -15,6 +15,7 @@
 #   make fuzz     10,000 random definitions into the series kernel, kmemleak on
 #   make bench    probe costs under QEMU -icount, upstream and series side by side
 #   make profile  one probe hit of each bench kind stepped in gdb, by function
+#   make profile-attach  arm64: a kprobe perf event's open and an enable file's write stepped in gdb
 #   make arches   build the probe code for every architecture, W=1, both kernels
 #   make matrix   the same for arm64's configurations: 16K/64K pages, BE, KVM...
 #   make clean    drop this kernel's build directory (base and ccache stay)
@@ -39,7 +40,7 @@ FLAVOR ?=
 TESTS_TIMEOUT ?= 1200
 export KERNEL GUEST TOOLCHAIN FLAVOR
 
-.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-defconfig check-rt check-smp check-clients check-gcs tests arches matrix series bisect acceptance compare fuzz bench profile clean
+.PHONY: all setup kernel initramfs run shell check check-clang check-debug check-defconfig check-rt check-smp check-clients check-gcs tests arches matrix series bisect acceptance compare fuzz bench profile profile-attach clean
 all: check
 
 setup:
@@ -104,6 +105,9 @@ bench: setup
 
 profile: initramfs
 	@$(H)/measure/profile/profile.sh
+
+profile-attach: initramfs
+	@$(H)/measure/profile/profile.sh attach
 
 fuzz: initramfs
 	@$(H)/measure/fuzz/fuzz.sh

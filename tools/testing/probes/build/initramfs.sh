@@ -147,6 +147,41 @@ with open(sys.argv[2] + "/walkthrough.disasm", "w") as f:
     for addr, text in insns[: after[1] + 2]:
         f.write(f"  kernel_clone+{addr - start:<4} {text}\n")
 PY
+# For unprobeable.sh: the sites of the kernel's jump labels, "FUNCTION
+# OFFSET" each, read from the jump table (struct jump_entry, relative:
+# the site's address is the entry's own plus its first s32), with the
+# function that holds each from the symbol table.
+python3 - "${CROSS_COMPILE}" "$OBJ/vmlinux" "$SRC/System.map" \
+	>"$root/harness/jump.sites" <<'PY' || die "no jump label sites"
+import bisect, re, struct, subprocess, sys
+cross, vmlinux, sysmap = sys.argv[1:]
+syms = {}
+funcs = []
+for line in open(sysmap):
+    addr, kind, name = line.split()[:3]
+    syms[name] = int(addr, 16)
+    if kind in "tT":
+        funcs.append((int(addr, 16), name))
+funcs.sort()
+starts = [a for a, _ in funcs]
+lo, hi = syms["__start___jump_table"], syms["__stop___jump_table"]
+out = subprocess.run([cross + "readelf", "-SW", vmlinux], capture_output=True,
+                     text=True, check=True).stdout
+for m in re.finditer(r"\]\s+\S+\s+PROGBITS\s+([0-9a-f]+) ([0-9a-f]+) ([0-9a-f]+)", out):
+    vaddr, off, size = (int(x, 16) for x in m.groups())
+    if vaddr <= lo and hi <= vaddr + size:
+        break
+else:
+    sys.exit(1)
+with open(vmlinux, "rb") as f:
+    f.seek(off + lo - vaddr)
+    table = f.read(hi - lo)
+for i in range(0, len(table), 16):
+    site = lo + i + struct.unpack_from("<i", table, i)[0]
+    j = bisect.bisect_right(starts, site) - 1
+    if j >= 0 and site > starts[j]:
+        print(funcs[j][1], site - starts[j])
+PY
 # The stress test's functions, each with the offsets of its instructions
 # (their lengths vary on x86): "NAME OFFSET...".
 ${CROSS_COMPILE}nm -S --defined-only "$OBJ/vmlinux" |

@@ -6,7 +6,8 @@
  * input is read and the file opened before the clock starts: `make bench`
  * times the kernel's work per definition, not a shell's reading of them.
  * With WRITE_LINES_MARK=K in the environment it calls getpgid(K) first,
- * a marker for a debugger attached to the guest (`make profile`).
+ * in either form, a marker for a debugger attached to the guest (`make
+ * profile`).
  *
  * "write_lines -to-each TEXT < FILES" writes TEXT into each file its input
  * names, one line a file, opening and closing each around the write as
@@ -77,6 +78,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (each) {
+		if (getenv("WRITE_LINES_MARK"))
+			syscall(SYS_getpgid, atol(getenv("WRITE_LINES_MARK")));
 		t = to_each(argv[2], buf, len, &failed);
 		printf("%lld %d\n", t, failed);
 		return 0;

@@ -1,20 +1,41 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# `make profile`: where a probe hit's instructions go. Boots the kernel
-# with QEMU's gdb stub; for each probe kind of `make bench` (guest/
-# profile.sh), gdb single-steps one getppid system call from the entry of
-# __arm64_sys_getppid to its return, and the PCs are counted by function.
-# For the uprobe kinds (arm64), it steps the kernel through the
-# exceptions of the second call of uprobe_loop's probed function, from
-# the EL0 vector's handler to each return to user space: a stepped
-# uprobe takes two exceptions, and a uretprobe two BRKs a call. Prints,
-# per kind, the instructions of that call and the functions that took
-# them, most first; PROFILE_TRACE=1 keeps every PC in $LOGS/profile.pcs.
+# `make profile` and `make profile-attach` (arm64): where a kernel path's
+# instructions go. Boots the kernel with QEMU's gdb stub and guest time
+# counted in instructions; gdb single-steps the path on the CPU that runs
+# it, and the PCs are counted by function. Prints, per stepped path, its
+# instructions and the functions that took them, most first; every PC is
+# kept in $LOGS/JOB.pcs.
+#
+# profile.sh (make profile): a probe hit. For each probe kind of `make
+# bench` (profile-guest.sh), one getppid system call from the entry of
+# __arm64_sys_getppid to its return. For the uprobe kinds, the kernel's
+# part of the exceptions of the second call of uprobe_loop's probed
+# function, from the EL0 vector's handler to each return to user space:
+# a stepped uprobe takes two exceptions, and a uretprobe two BRKs a call.
+#
+# profile.sh attach (make profile-attach): attaching a probe, a system
+# call at a time (profile-attach-guest.sh), from the entry of the system
+# call's function to the return to user space, the exit work included
+# (the kprobes core arms a probe as the task returns to user space); not
+# what perf sends to another CPU (an event's install in CPU 0's context):
+#   - the 30th and the 370th perf_event_open() of a BPF program's attach
+#     to 400 functions through kprobe perf events, and the two ioctl()
+#     calls after each (the program's attach and the enable);
+#   - the openat(), write() and close() of the 150th of 300 kprobe
+#     events' enable files, when the write enables the event, when it
+#     writes 1 again, and when it disables it.
 . "$(dirname "$0")/../../settings.sh"
 
+case ${1:-hits} in
+hits) job=profile limit=900 ;;
+attach) job=profile-attach limit=3000 ;;
+*) die "profile.sh [attach]" ;;
+esac
+[ "$GUEST" = arm64 ] || die "make $job steps arm64's kernel paths"
 port=${PROFILE_PORT:-1234}
 vmlinux=$OBJ/vmlinux
-pcs=$LOGS/profile.pcs
+pcs=$LOGS/$job.pcs
 [ -f "$vmlinux" ] || die "no $vmlinux: build the $KERNEL kernel first"
 SETUP_EXTRA=gdb-multiarch "$HARNESS/build/setup.sh"
 mkdir -p "$LOGS"
@@ -23,48 +44,50 @@ mkdir -p "$LOGS"
 # in real time, the slow stepping would use a task's time slice up at
 # once, and the stepped path would schedule at its first preemption point.
 QEMU_EXTRA="-gdb tcp::$port -S -icount shift=0,sleep=off" BOOT_ARGS="nokaslr" \
-	"$HARNESS/guest/boot.sh" profile 900 >"$LOGS/profile.boot" 2>&1 &
+	"$HARNESS/guest/boot.sh" "$job" "$limit" >"$LOGS/$job.boot" 2>&1 &
 guest=$!
 sleep 2
 
 # Addresses from the symbol table: gdb's own for a function is the DWARF
 # one, past the patchable entry where the entry probe sits.
 addr() { ${CROSS_COMPILE}nm "$vmlinux" | awk -v s="$1" '$3 == s { print "0x" $1; exit }'; }
-cat >"$LOGS/profile.gdb.py" <<PY
+
+# The debugger's script: what both jobs share, then the job's own part.
+common_py() {
+	cat <<PY
 import gdb
 
 out = open("$pcs", "w")
 gdb.execute("set pagination off")
 gdb.execute("set confirm off")
 gdb.execute("target remote :$port")
-mark = gdb.Breakpoint("*$(addr __arm64_sys_getpgid)", internal=True)
-hit = gdb.Breakpoint("*$(addr __arm64_sys_getppid)", internal=True)
-hit.enabled = False
-# Entered when the task is preempted on the way: run to the return, unstepped.
-preempt = {$(addr preempt_schedule_notrace), $(addr preempt_schedule),
-           $(addr schedule)}
-# Where an exception from EL0 enters C (after kernel_entry), with the
-# pt_regs, whose pc is at byte 256, in x0.
-el0_sync_addr = $(addr el0t_64_sync)
-el0_sync = gdb.Breakpoint("*%d" % el0_sync_addr, internal=True)
-el0_sync.enabled = False
-el0_handler = $(addr el0t_64_sync_handler)
-UPROBE_BRK = 0xd42000a0     # BRK #0x005, what a uprobe writes
-UPROBE_KINDS, URETPROBE_KIND = range(9, 14), 12
+STOPS = []
+
+def stop_at(where, enabled=False):
+    """A breakpoint at WHERE (an address), enabled or not."""
+    b = gdb.Breakpoint("*%s" % where, internal=True)
+    b.enabled = enabled
+    STOPS.append(b)
+    return b
 
 def reg(name):
     return int(gdb.parse_and_eval("\$" + name)) & 0xffffffffffffffff
 
+# Entered when the task is preempted on the way: run to the return, unstepped.
+preempt = {$(addr preempt_schedule_notrace), $(addr preempt_schedule),
+           $(addr schedule)}
+
 def step(pc):
     """One instruction on; over a call into the scheduler, unstepped:
-    what other tasks run meanwhile is not this hit's cost."""
+    what other tasks run meanwhile is not this path's cost."""
     if pc not in preempt:
         gdb.execute("stepi", to_string=True)
         return reg("pc")
     ret, sp = reg("x30"), reg("sp")
     back = gdb.Breakpoint("*%d" % ret, internal=True)
-    was = el0_sync.enabled
-    el0_sync.enabled = False
+    was = [b for b in STOPS if b.enabled]
+    for b in was:
+        b.enabled = False
     try:
         while True:     # the same return of the same task: the same SP
             gdb.execute("continue", to_string=True)
@@ -72,8 +95,28 @@ def step(pc):
                 break
     finally:
         back.delete()
-        el0_sync.enabled = was
+        for b in was:
+            b.enabled = True
     return ret
+
+def record(tag, pcs):
+    for pc in pcs:
+        out.write("%s|%x\n" % (tag, pc))
+    out.flush()
+PY
+}
+
+hits_py() {
+	cat <<PY
+mark = stop_at("$(addr __arm64_sys_getpgid)", enabled=True)
+hit = stop_at("$(addr __arm64_sys_getppid)")
+# Where an exception from EL0 enters C (after kernel_entry), with the
+# pt_regs, whose pc is at byte 256, in x0.
+el0_sync_addr = $(addr el0t_64_sync)
+el0_sync = stop_at(el0_sync_addr)
+el0_handler = $(addr el0t_64_sync_handler)
+UPROBE_BRK = 0xd42000a0     # BRK #0x005, what a uprobe writes
+UPROBE_KINDS, URETPROBE_KIND = range(9, 14), 12
 
 def user_insn(addr):
     """The instruction at a user address; None where the task has no page
@@ -112,9 +155,7 @@ def uprobe_kind(kind):
                 break
     el0_sync.enabled = False
     mark.enabled = True
-    for pc in pcs:
-        out.write("%d %x\n" % (kind, pc))
-    out.flush()
+    record(kind, pcs)
 
 kind, seen = None, 0
 while True:
@@ -140,23 +181,84 @@ while True:
         continue    # the second call: nothing of the first's set-up left
     hit.enabled = False
     ret = int(gdb.parse_and_eval("\$x30")) & 0xffffffffffffffff  # x30 is signed
+    pcs = []
     for _ in range(50000):
-        out.write("%d %x\n" % (kind, pc))
+        pcs.append(pc)
         pc = step(pc)
         if pc == ret:
             break
-    out.flush()
+    record(kind, pcs)
     mark.enabled = True
 out.close()
 PY
-gdb-multiarch -q -batch -nx "$vmlinux" -x "$LOGS/profile.gdb.py" \
-	>"$LOGS/profile.gdb.log" 2>&1 || true
-wait "$guest" || { tail -20 "$LOGS/profile.boot"; die "the guest failed"; }
+}
+
+attach_py() {
+	cat <<PY
+perf_open = stop_at("$(addr __arm64_sys_perf_event_open)")
+ioctl = stop_at("$(addr __arm64_sys_ioctl)")
+mark = stop_at("$(addr __arm64_sys_getpgid)")
+openat = stop_at("$(addr __arm64_sys_openat)")
+write = stop_at("$(addr __arm64_sys_write)")
+close = stop_at("$(addr __arm64_sys_close)")
+OPENS = {30: "perf open 30", 370: "perf open 370"}
+MARKS = {1: "enable", 2: "enable again", 3: "disable"}
+FILE = 150
+
+def trace(tag):
+    """Step from a system call function's entry back to user space (or
+    for 2,000,000 instructions: a path that spins is no cost to count)."""
+    pc, pcs = reg("pc"), []
+    while pc >> 63 and len(pcs) < 2000000:
+        pcs.append(pc)
+        pc = step(pc)
+    record(tag, pcs)
+
+def next_stop(bp):
+    """Run to BP's next hit, with it alone enabled."""
+    bp.enabled = True
+    gdb.execute("continue", to_string=True)
+    bp.enabled = False
+
+# 1. The perf opens, and the two ioctl() calls after each stepped one.
+for n in range(1, max(OPENS) + 1):
+    next_stop(perf_open)
+    if n in OPENS:
+        trace(OPENS[n] + ": perf_event_open")
+        for what in ("ioctl SET_BPF", "ioctl ENABLE"):
+            next_stop(ioctl)
+            trace("%s: %s" % (OPENS[n], what))
+# 2. The enable files: after each marker, the FILE-th file's three calls.
+while MARKS:
+    next_stop(mark)
+    k = int(gdb.parse_and_eval("*(long *)\$x0"))   # regs->regs[0]
+    if k not in MARKS:
+        continue
+    for _ in range(FILE):
+        next_stop(openat)
+    trace(MARKS[k] + ": openat")
+    for name, bp in (("write", write), ("close", close)):
+        next_stop(bp)
+        trace("%s: %s" % (MARKS[k], name))
+    del MARKS[k]
+try:
+    gdb.execute("continue", to_string=True)
+except gdb.error:
+    pass
+out.close()
+PY
+}
+
+{ common_py; "${1:-hits}_py"; } >"$LOGS/$job.gdb.py"
+gdb-multiarch -q -batch -nx "$vmlinux" -x "$LOGS/$job.gdb.py" \
+	>"$LOGS/$job.gdb.log" 2>&1 || true
+wait "$guest" || { tail -20 "$LOGS/$job.boot"; die "the guest failed"; }
 
 ${CROSS_COMPILE}nm -n "$vmlinux" | awk '$2 ~ /^[tTwW]$/' >"$LOGS/profile.syms"
-python3 - "$pcs" "$LOGS/profile.syms" <<'PY'
+python3 - "$pcs" "$LOGS/profile.syms" "${1:-hits}" <<'PY'
 import bisect, collections, sys
-names = ["baseline", "(a) entry, no args", "(b) two register args",
+# make profile's kinds, by the number profile-guest.sh gives each.
+KINDS = ["baseline", "(a) entry, no args", "(b) two register args",
          "(c) string deref", "(d) stepped stp", "(e) simulated bl",
          "(f) kretprobe", "(g) kprobe + kretprobe", "function tracer",
          "(h) uprobe on a nop", "(i) uprobe on the push",
@@ -166,6 +268,7 @@ names = ["baseline", "(a) entry, no args", "(b) two register args",
          "(s) a BPF kprobe program at the entry",
          "(c2) a short string deref"]
 UPROBE_KINDS = range(9, 14)
+hits = sys.argv[3] == "hits"
 addrs, syms = [], []
 for line in open(sys.argv[2]):
     a, _, s = line.split()
@@ -173,20 +276,24 @@ for line in open(sys.argv[2]):
     syms.append(s)
 runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    k, pc = line.split()
-    runs[int(k)].append(int(pc, 16))
+    tag, pc = line.rstrip("\n").split("|")
+    runs[int(tag) if hits else tag].append(int(pc, 16))
 def where(pc):
     i = bisect.bisect_right(addrs, pc) - 1
     if i < 0 or pc - addrs[i] > 0x10000:
         return "[outside the image: a detour or slot]"
     return syms[i]
 base = len(runs.get(0, []))
-for k in sorted(runs):
-    pcs = runs[k]
+for tag in (sorted(runs) if hits else runs):
+    pcs = runs[tag]
     by = collections.Counter(where(pc) for pc in pcs)
-    # A uprobe kind's kernel instructions are all over the unprobed loop.
-    extra = f", {len(pcs) - base:+d} over the baseline" if k and k not in UPROBE_KINDS else ""
-    print(f"== {names[k] if k < len(names) else k}: {len(pcs)} instructions{extra}")
-    for sym, n in by.most_common():
+    name, extra = tag, ""
+    if hits:
+        name = KINDS[tag] if tag < len(KINDS) else tag
+        # A uprobe kind's kernel instructions are all over the unprobed loop.
+        if tag and tag not in UPROBE_KINDS:
+            extra = f", {len(pcs) - base:+d} over the baseline"
+    print(f"== {name}: {len(pcs)} instructions{extra}")
+    for sym, n in (by.most_common() if hits else by.most_common(25)):
         print(f"  {n:6d}  {sym}")
 PY

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# description: Where no probe may sit: exception entry, noinstr, the kprobes core, outside the text
+# description: Where no probe may sit: exception entry, noinstr, the kprobes core, outside the text, a jump label
 # requires: kprobe_events /sys/bus/event_source/devices/kprobe
 # Where no probe may sit. A breakpoint in the code that takes or returns
 # from an exception, in noinstr code (entered before the kernel's state
@@ -16,7 +16,8 @@
 # Then the same for the first instruction of the functions a probe hit
 # runs through, where this kernel has them (names of both the series and
 # upstream; each kernel has some of them). With kCFI, the type hash
-# words before functions are landing-pads.sh's.
+# words before functions are landing-pads.sh's. And a jump label's site
+# in a function that may be probed at its entry is refused.
 . /harness/lib.sh
 cd /sys/kernel/tracing
 [ -d /sys/bus/event_source/devices/kprobe ] || exit 0
@@ -89,6 +90,40 @@ control() {
 	clean_slate
 }
 
+# A jump label's site (jump.sites, from the kernel's jump table; none
+# without CONFIG_JUMP_LABEL, as x86_64's small config has it) in a
+# function ftrace lists, whose entry, on its ftrace site, is accepted:
+# the site itself is refused, by address and through kprobe_events. The
+# core walks the jump table for every probe but one on an ftrace site.
+jump_label() {
+	if ! has_config JUMP_LABEL; then
+		result unprobeable SKIP jump-label-site
+		return
+	fi
+	awk 'NR == FNR { listed[$1] = 1; next } $1 in listed { print; exit }' \
+		available_filter_functions /harness/jump.sites >/tmp/jump.site
+	read -r fn off </tmp/jump.site || { fail jump-label-site; return; }
+	if echo "p:unprobeable/jump_label_entry $fn" >>kprobe_events; then
+		result unprobeable PASS jump-label-entry-accepted
+	else
+		fail jump-label-entry-accepted
+	fi
+	clean_slate
+	addr=$(plus "$(ksym "$fn")" "$off")
+	$prog sweep "$addr" "$(plus "$addr" "$step")" "$step" >$log 2>&1
+	if grep -q '^accepted 0 of 1$' $log; then
+		result unprobeable PASS jump-label-site
+	else
+		echo "$fn+$off" >>$log
+		fail jump-label-site
+	fi
+	if refused_by_tracefs jump-label "$addr"; then
+		result unprobeable PASS jump-label-error-log
+	else
+		fail jump-label-error-log
+	fi
+}
+
 case $(uname -m) in
 aarch64)
 	step=4
@@ -118,6 +153,7 @@ x86_64)
 	;;
 esac
 control
+jump_label
 # The generic core's and the probe events' part of a hit.
 handlers="$handlers get_kprobe aggr_pre_handler opt_pre_handler
 	pre_handler_kretprobe __kretprobe_trampoline_handler
