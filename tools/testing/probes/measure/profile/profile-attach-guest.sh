@@ -1,7 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The guest side of `make profile-attach`, whose debugger (profile-attach.sh
-# on the host) steps some of these system calls:
+# The guest side of `make profile-attach`, whose debugger (profile.sh attach
+# on the host) steps some of these system calls, all made on CPU 0, the
+# CPU whose context perf installs the kprobe perf events in (so that the
+# install runs in the stepped call, not in another CPU's interrupt):
 #   1. one BPF program attached to 400 traceable functions (each one a
 #      kprobe event may be defined on) through a kprobe perf event each,
 #      as make bench's attach through perf does (progs/bpf_attach_many.c),
@@ -24,14 +26,14 @@ while read -r f; do
 	echo "-:check/f" >>kprobe_events
 	echo "$f"
 done </tmp/candidates | head -n 400 >/tmp/funcs
-/harness/progs/bpf_attach_many perf /tmp/funcs >&3 2>&1
+taskset 1 /harness/progs/bpf_attach_many perf /tmp/funcs >&3 2>&1
 head -n 300 /tmp/funcs | awk '{ printf "p:bench/p%d %s\n", NR, $1 }' >/tmp/defs
 /harness/progs/write_lines kprobe_events </tmp/defs >/dev/null
 for e in events/bench/*/enable; do echo "$e"; done >/tmp/enables
 k=1
 for text in 1 1 0; do
 	sleep 1
-	WRITE_LINES_MARK=$k /harness/progs/write_lines -to-each $text </tmp/enables >&3
+	WRITE_LINES_MARK=$k taskset 1 /harness/progs/write_lines -to-each $text </tmp/enables >&3
 	k=$((k + 1))
 done
 clean_slate

@@ -17,8 +17,8 @@
 # profile.sh attach (make profile-attach): attaching a probe, a system
 # call at a time (profile-attach-guest.sh), from the entry of the system
 # call's function to the return to user space, the exit work included
-# (the kprobes core arms a probe as the task returns to user space); not
-# what perf sends to another CPU (an event's install in CPU 0's context):
+# (the kprobes core arms a probe as the task returns to user space), on
+# CPU 0, where perf installs the events:
 #   - the 30th and the 370th perf_event_open() of a BPF program's attach
 #     to 400 functions through kprobe perf events, and the two ioctl()
 #     calls after each (the program's attach and the enable);
