@@ -23,7 +23,7 @@ show_state() {
 }
 check() { check_that preemptirq "$@"; }
 
-# Some toggles, a lock's among them, on every CPU.
+# Some toggles, a lock's among them.
 work() {
 	for i in 1 2 3 4; do
 		cat /proc/self/stat /sys/kernel/tracing/README >/dev/null
