@@ -35,6 +35,10 @@ kind 17 "f:bench/q $f%return a=\$arg1"
 echo "@profile 18" >&3
 /harness/progs/bpf_count "$f" $loop mark 18 3
 kind 19 "p:bench/c2 $f s=@init_uts_ns+130:string"
+# The same program through the BPF trampoline, at the entry (fentry) and
+# the exit (fexit): make bench's (s4) and (s5).
+/harness/progs/bpf_count -f "$f" $loop mark 20 3
+/harness/progs/bpf_count -x "$f" $loop mark 21 3
 
 echo "$f" >set_ftrace_filter
 echo function >current_tracer

@@ -266,7 +266,8 @@ KINDS = ["baseline", "(a) entry, no args", "(b) two register args",
          "breakpoint path: (a)", "breakpoint path: @SYM:u32",
          "(p) fprobe entry", "(q) fprobe exit, an entry argument",
          "(s) a BPF kprobe program at the entry",
-         "(c2) a short string deref"]
+         "(c2) a short string deref", "(s4) a BPF fentry program",
+         "(s5) a BPF fexit program"]
 UPROBE_KINDS = range(9, 14)
 hits = sys.argv[3] == "hits"
 addrs, syms = [], []
