@@ -147,7 +147,7 @@ static bool inside_jump_written(void)
 	return !copy_from_kernel_nofault(&op, inside_probe.addr, sizeof(op)) &&
 	       op == JMP32_INSN_OPCODE;
 #elif defined(CONFIG_ARM64)
-	u32 insn;
+	__le32 insn;
 
 	return !copy_from_kernel_nofault(&insn, inside_probe.addr, sizeof(insn)) &&
 	       aarch64_insn_is_b(le32_to_cpu(insn));
