@@ -3,8 +3,9 @@
 # Build the probe code of both kernels, upstream and the series, for every
 # architecture whose Kconfig has probe events and for which Debian has a
 # cross GCC, with W=1: the probe-event layer (kernel/trace/), the kprobes
-# core, uprobes (kernel/events/), the kprobes KUnit suite and the
-# architecture's own probes code. Prints per architecture and kernel the
+# core, uprobes (kernel/events/), the kprobes KUnit suite, the
+# architecture's own probes code, and the other files the manifest names
+# that the configuration builds. Prints per architecture and kernel the
 # errors and warnings, and for the series the warnings upstream does not
 # give; exits non-zero when the series has errors or new warnings anywhere.
 #
@@ -145,12 +146,17 @@ obj_enabled() {
 }
 
 # What to build in a configured tree: the probe-event layer, kprobes core,
-# uprobes, the kprobes KUnit suite, and the architecture's probes code (a
-# probes/kprobes/uprobes directory, or kprobes/uprobes/optprobes files).
+# uprobes, the kprobes KUnit suite, the architecture's probes code (a
+# probes/kprobes/uprobes directory, or kprobes/uprobes/optprobes files),
+# and every other C or assembly file the manifest names that this
+# configuration builds (the scheduler's and softirq's preemption hooks,
+# x86's rethook, arm64's ftrace and stack walker...), so that a change to
+# a file outside the probe code is built for every architecture too;
+# another architecture's files are left out.
 targets() {
 	local src=$1 srcarch=$2 name=$3 d f
 	local cfg=$src/.config
-	echo kernel/trace/ kernel/events/
+	printf '%s\n' kernel/trace/ kernel/events/
 	[ "$name" != arm64-kvm ] || echo arch/arm64/kvm/
 	grep -q '^CONFIG_KPROBES=y' "$cfg" && echo kernel/kprobes.o
 	grep -Eq '^CONFIG_KPROBES_SANITY_TEST=(y|m)' "$cfg" && echo lib/tests/test_kprobes.o
@@ -163,6 +169,15 @@ targets() {
 		\( -name '*kprobe*' -o -name '*uprobe*' -o -name '*optprobe*' \) \
 		\( -name '*.c' -o -name '*.S' \)) |
 	while read -r f; do
+		obj_enabled "$src/$(dirname "$f")" "$(basename "${f%.*}").o" "$cfg" && echo "${f%.*}.o"
+	done
+	awk '!/^#/ && $1 ~ /\.[cS]$/ { print $1 }' "$TOP/manifest" |
+	while read -r f; do
+		case $f in
+		arch/"$srcarch"/*) ;;
+		arch/* | tools/* | samples/*) continue ;;
+		esac
+		[ -f "$src/$f" ] || continue
 		obj_enabled "$src/$(dirname "$f")" "$(basename "${f%.*}").o" "$cfg" && echo "${f%.*}.o"
 	done
 	return 0
@@ -249,7 +264,12 @@ build_one() {
 	if cmp -s "$src/$tmp" "$src/.config"; then rm -f "$src/$tmp"; else mv "$src/$tmp" "$src/.config"; fi
 
 	local -a tg
-	read -ra tg <<<"$(targets "$src" "$srcarch" "$a" | tr '\n' ' ')"
+	# Once each, and no object of a directory already listed.
+	read -ra tg <<<"$(targets "$src" "$srcarch" "$a" | awk '
+		/\/$/ { dirs[++n] = $0 }
+		{ t = $0; m = t ~ /\/$/ ? n - 1 : n
+		  for (i = 1; i <= m; i++) if (index(t, dirs[i]) == 1) next }
+		!seen[t]++' | tr '\n' ' ')"
 	echo "${tg[*]}" >"$logs/targets"
 	# Every object is rebuilt each time, from ccache when unchanged, so that
 	# each log has every diagnostic and the two kernels' logs compare. Only
