@@ -44,6 +44,16 @@ for ev in irq_disable irq_enable preempt_disable preempt_enable; do
 done
 
 # The trace of the longest section yet, read while the tracer is set.
+# On a kernel built with KASAN and lockdep (make check-debug's), setting
+# 7.3's irqsoff tracer stalls both of the guest's CPUs for good under
+# QEMU's emulation, on upstream's kernel as on the series' (soft lockups
+# from 23 s on, an idle CPU and the writing task's): not tried there.
+if has_config KASAN && has_config PROVE_LOCKING; then
+	result preemptirq SKIP irqsoff-recorded
+	result preemptirq SKIP irqsoff-parents
+	clean_slate
+	exit 0
+fi
 echo irqsoff >current_tracer
 work
 cat trace >/tmp/pi.trace
