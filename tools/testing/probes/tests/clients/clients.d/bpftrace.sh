@@ -95,25 +95,29 @@ verdict kretprobe-retval-hist
 # line is stamped as it comes through a pipe (bpftrace flushes it), the
 # workload's by a bash around it (whose own calls the filter leaves out).
 # The workload also counts the kprobe BPF programs loaded meanwhile, and
-# the kprobe_multi links.
+# the kprobe_multi links, before its end (bpftool's calls are no part of
+# the detaching).
 want=$({ bpftrace -l 'kprobe:vfs_*'; bpftrace -l 'kprobe:ext4_*'; } 2>/dev/null | wc -l)
 before=$(wc -l </sys/kernel/debug/kprobes/list)
 cat >/tmp/bt-wild.sh <<WORKLOAD
 echo "@start \$EPOCHREALTIME"
 $T read 20 4096
-echo "@end \$EPOCHREALTIME"
 echo "@progs \$(bpftool prog show | grep -c ': kprobe ')"
 echo "@links \$(bpftool link show | grep -c ': kprobe_multi ')"
+echo "@end \$EPOCHREALTIME"
 WORKLOAD
 # wildcard NAME PROGRAM: attach PROGRAM to the wildcard's probes, run the
 # workload, detach; sets attached, progs, links and after for the
-# verdict.
+# verdict, and stamps to the four stamps of the attaching's start and
+# end and the detaching's. bpftrace runs under the command in the array
+# wrap, if any.
+wrap=()
 wildcard() {
 	local t_run t_attaching t_exit t_start t_end attach detach compile
 	t_run=$EPOCHREALTIME
 	t_attaching=
 	shopt -s lastpipe
-	timeout -k 5 600 bpftrace -c "/bin/bash /tmp/bt-wild.sh" \
+	timeout -k 5 600 "${wrap[@]}" bpftrace -c "/bin/bash /tmp/bt-wild.sh" \
 		-e "kprobe:vfs_*,kprobe:ext4_* /comm == \"clients_target\"/ $2" 2>&1 |
 		while IFS= read -r line || [ -n "$line" ]; do
 			[[ $line == "Attaching "* ]] && t_attaching=$EPOCHREALTIME
@@ -135,9 +139,11 @@ wildcard() {
 		echo "@time bpftrace-$1-detach $detach" >&3
 	echo "listed $want, attached $attached, kprobe programs $progs, kprobe_multi links $links, kprobes before $before after $after" >>$out
 	echo "seconds: to compile ${compile:-?}, attach ${attach:-?}, detach ${detach:-?}" >>$out
+	stamps="$t_attaching $t_start $t_end $t_exit"
 }
-# A program for each probe, as bpftrace makes them for "probe": each
-# probe a perf event of its own, with its program.
+# A program for each probe, as bpftrace makes them for "probe": bpftrace
+# 0.23 attaches each with a link of its own, a kprobe_multi link of one
+# function where the kernel has them (fprobe), else a kprobe perf event.
 wildcard wildcard '{ @[probe] = count(); }'
 reads=$(map '' 'kprobe:vfs_read')
 [ "$want" -ge 200 ] && [ "$attached" = "$want" ] && [ "${progs:-0}" -ge "$want" ] &&
@@ -151,6 +157,104 @@ reads=$(map '')
 [ "${links:-0}" -ge 1 ] && [ "${progs:-10}" -lt 10 ] &&
 	[ "$reads" -ge 20 ] && [ "$after" = "$before" ]
 verdict kprobe-wildcard-multi
+
+# The wildcard's attaching taken apart: the program for each probe again,
+# bpftrace run under strace, which stamps and times each of its bpf(),
+# perf_event_open(), ioctl() and close() calls. Loading and verifying the
+# programs (BPF_PROG_LOAD), and libbpf's and bpftrace's questions about
+# what they loaded, are the BPF core's work, the same code on both
+# kernels; making each probe's link (BPF_LINK_CREATE, on a perf event
+# where bpftrace opens one) is the probe's, and so is closing the links
+# and perf events. Reported, not judged: "@time
+# bpftrace-wildcard-strace-attach SECONDS" and -detach as above, strace's
+# stops included; and for the calls made while attaching and while
+# detaching, for each kind, "@time bpftrace-wildcard-strace-PHASE-KIND
+# SECONDS", the sum of strace's times for them, with "@calls ... N".
+# The verdict checks the tally: a program and a link for each probe, and
+# every link and perf event closed.
+wrap=(strace -f -ttt -T -o /tmp/bt-strace -e "trace=bpf,perf_event_open,ioctl,close")
+wildcard wildcard-strace '{ @[probe] = count(); }'
+wrap=()
+# One "PHASE KIND CALLS SECONDS" line for each kind of call begun while
+# attaching or detaching: bpf-COMMAND for bpf(); perf-open, perf-ioctl
+# and perf-close for the calls on a perf event's descriptor, link-close
+# for a BPF link's, other-ioctl and other-close for the rest.
+read -r t_attaching t_start t_end t_exit <<<"$stamps"
+awk -v a0="$t_attaching" -v a1="$t_start" -v d0="$t_end" -v d1="$t_exit" '
+function tally(call, start, ret, t,   k, cmd, fd, phase) {
+	fd = call; sub(/^[a-z_0-9]+\(/, "", fd); sub(/[,)].*/, "", fd)
+	if (call ~ /^bpf\(/) {
+		cmd = fd
+		k = "bpf-" cmd
+		if (cmd == "BPF_LINK_CREATE" && ret >= 0) link[ret] = 1
+	} else if (call ~ /^perf_event_open\(/) {
+		k = "perf-open"
+		if (ret >= 0) perf[ret] = 1
+	} else if (call ~ /^ioctl\(/) {
+		k = (fd in perf) ? "perf-ioctl" : "other-ioctl"
+	} else if (call ~ /^close\(/) {
+		if (fd in perf) { k = "perf-close"; delete perf[fd] }
+		else if (fd in link) { k = "link-close"; delete link[fd] }
+		else k = "other-close"
+	} else
+		return
+	if (start >= a0 && start < a1) phase = "attach"
+	else if (start >= d0 && start < d1) phase = "detach"
+	else return
+	n[phase " " k]++
+	s[phase " " k] += t
+}
+{
+	# PID SECONDS.MICROSECONDS CALL(ARGS) = RET <TIME>, or a call in two
+	# lines, "CALL(ARGS <unfinished ...>" and "<... NAME resumed>ARGS)".
+	pid = $1
+	start = $2
+	line = $0
+	sub(/^[0-9]+ +[0-9.]+ +/, "", line)
+	if (sub(/ <unfinished \.\.\.>$/, "", line)) {
+		pending[pid] = start " " line
+		next
+	}
+	if (match(line, /^<\.\.\. [a-z_0-9]+ resumed>/)) {
+		if (!(pid in pending))
+			next
+		rest = substr(line, RLENGTH + 1)
+		line = pending[pid]
+		delete pending[pid]
+		start = line; sub(/ .*/, "", start)
+		sub(/^[^ ]+ /, "", line)
+		line = line rest
+	}
+	if (!match(line, /<[0-9]+\.[0-9]+>$/))
+		next
+	t = substr(line, RSTART + 1, RLENGTH - 2)
+	ret = line
+	sub(/ <[0-9.]+>$/, "", ret)
+	sub(/.*\) += /, "", ret)
+	ret = (ret ~ /^-?[0-9]+/) ? ret + 0 : -1
+	tally(line, start, ret, t)
+}
+END { for (k in n) printf "%s %d %.3f\n", k, n[k], s[k] }
+' /tmp/bt-strace | sort >/tmp/bt-strace.sum
+cat /tmp/bt-strace.sum >>$out
+while read -r phase kind calls seconds; do
+	echo "@time bpftrace-wildcard-strace-$phase-$kind $seconds" >&3
+	echo "@calls bpftrace-wildcard-strace-$phase-$kind $calls" >&3
+done </tmp/bt-strace.sum
+# calls KIND: how many calls of KIND bpftrace made, attaching and
+# detaching.
+calls() {
+	awk -v k="$1" '$2 == k { n += $3 } END { print n + 0 }' /tmp/bt-strace.sum
+}
+reads=$(map '' 'kprobe:vfs_read')
+links=$(calls bpf-BPF_LINK_CREATE)
+[ "$attached" = "$want" ] && [ "$links" -ge "$want" ] &&
+	[ "$(calls bpf-BPF_PROG_LOAD)" -ge "$want" ] &&
+	[ "$(calls link-close)" = "$links" ] &&
+	[ "$(calls perf-close)" = "$(calls perf-open)" ] &&
+	[ "$reads" -ge 20 ] && [ "$after" = "$before" ]
+verdict kprobe-wildcard-strace
+rm -f /tmp/bt-strace
 
 # uprobe and uretprobe on a function of the binary: add3(i, 2, 3) for i
 # in 0..99, so its arguments sum to 4950 and 200, its results to 5550.
