@@ -108,9 +108,8 @@ echo "@end \$EPOCHREALTIME"
 WORKLOAD
 # wildcard NAME PROGRAM: attach PROGRAM to the wildcard's probes, run the
 # workload, detach; sets attached, progs, links and after for the
-# verdict, and stamps to the four stamps of the attaching's start and
-# end and the detaching's. bpftrace runs under the command in the array
-# wrap, if any.
+# verdict, and stamps to the attaching's start and end and the
+# detaching's. bpftrace runs under the command in the array wrap, if any.
 wrap=()
 wildcard() {
 	local t_run t_attaching t_exit t_start t_end attach detach compile
@@ -181,20 +180,20 @@ wrap=()
 # for a BPF link's, other-ioctl and other-close for the rest.
 read -r t_attaching t_start t_end t_exit <<<"$stamps"
 awk -v a0="$t_attaching" -v a1="$t_start" -v d0="$t_end" -v d1="$t_exit" '
-function tally(call, start, ret, t,   k, cmd, fd, phase) {
-	fd = call; sub(/^[a-z_0-9]+\(/, "", fd); sub(/[,)].*/, "", fd)
+function tally(call, start, ret, t,   k, arg, phase) {
+	# The first argument: the command of bpf(), or the descriptor.
+	arg = call; sub(/^[a-z_0-9]+\(/, "", arg); sub(/[,)].*/, "", arg)
 	if (call ~ /^bpf\(/) {
-		cmd = fd
-		k = "bpf-" cmd
-		if (cmd == "BPF_LINK_CREATE" && ret >= 0) link[ret] = 1
+		k = "bpf-" arg
+		if (arg == "BPF_LINK_CREATE" && ret >= 0) link[ret] = 1
 	} else if (call ~ /^perf_event_open\(/) {
 		k = "perf-open"
 		if (ret >= 0) perf[ret] = 1
 	} else if (call ~ /^ioctl\(/) {
-		k = (fd in perf) ? "perf-ioctl" : "other-ioctl"
+		k = (arg in perf) ? "perf-ioctl" : "other-ioctl"
 	} else if (call ~ /^close\(/) {
-		if (fd in perf) { k = "perf-close"; delete perf[fd] }
-		else if (fd in link) { k = "link-close"; delete link[fd] }
+		if (arg in perf) { k = "perf-close"; delete perf[arg] }
+		else if (arg in link) { k = "link-close"; delete link[arg] }
 		else k = "other-close"
 	} else
 		return
@@ -247,10 +246,10 @@ calls() {
 	awk -v k="$1" '$2 == k { n += $3 } END { print n + 0 }' /tmp/bt-strace.sum
 }
 reads=$(map '' 'kprobe:vfs_read')
-links=$(calls bpf-BPF_LINK_CREATE)
-[ "$attached" = "$want" ] && [ "$links" -ge "$want" ] &&
+made=$(calls bpf-BPF_LINK_CREATE)
+[ "$attached" = "$want" ] && [ "$made" -ge "$want" ] &&
 	[ "$(calls bpf-BPF_PROG_LOAD)" -ge "$want" ] &&
-	[ "$(calls link-close)" = "$links" ] &&
+	[ "$(calls link-close)" = "$made" ] &&
 	[ "$(calls perf-close)" = "$(calls perf-open)" ] &&
 	[ "$reads" -ge 20 ] && [ "$after" = "$before" ]
 verdict kprobe-wildcard-strace
