@@ -72,8 +72,12 @@ for src in "$HARNESS"/progs/*.c "$HARNESS"/tests/guest/*.c; do
 done
 # The benchmark's function, the getppid system call, and its probe points
 # as offsets into it: "body", an instruction past the function's entry
-# (after the ftrace call site on x86); on arm64 that is its first STP
-# (stepped out of line), and "bl" its first BL (simulated).
+# (after the ftrace call site on x86); "copied", the first instruction a
+# kprobe runs from a copy of it, and "call", the first call (not the
+# ftrace site's), which a kprobe simulates. On arm64 those are its first
+# STP and its first BL, also given as "stp" and "bl" for the tests that
+# want those instructions by name; on x86 "copied" is the first whose
+# five bytes (the optimizer's jump) hold no branch, call or return.
 case $GUEST in
 arm64) getppid=__arm64_sys_getppid ;;
 x86_64) getppid=__x64_sys_getppid ;;
@@ -86,10 +90,16 @@ insns = re.findall(r"^ *([0-9a-f]+):\s+(\S+)(.*)$", sys.stdin.read(), re.M)
 start = int(insns[0][0], 16)
 offs = [int(a, 16) - start for a, m, rest in insns]
 print("func", func)
+def first(key, want, after=-1):
+    """Print KEY, the offset of the first WANT past insns[after]; none if none."""
+    off = next((o for i, (o, (a, m, rest)) in enumerate(zip(offs, insns))
+                if i > after and m == want), None)
+    if off is not None:
+        print(key, off)
 if guest == "arm64":
-    for want in ("stp", "bl"):
-        print(want, next(o for o, (a, m, rest) in zip(offs, insns) if m == want))
-    print("body", next(o for o, (a, m, rest) in zip(offs, insns) if m == "stp"))
+    for key, want in (("stp", "stp"), ("bl", "bl"), ("body", "stp"),
+                      ("copied", "stp"), ("call", "bl")):
+        first(key, want)
 else:
     # GCC leaves the site a call to __fentry__; Clang has objtool write
     # it as a five-byte NOP at build time, first or after ENDBR64.
@@ -98,6 +108,15 @@ else:
     if site is None:
         site = next(i for i, (a, m, rest) in enumerate(insns[:2]) if m.startswith("nop"))
     print("body", offs[site + 1])
+    branch = re.compile(r"(j|call|ret|loop|int|lock|rep|ud)")
+    for i in range(site + 1, len(insns)):
+        j = i
+        while j < len(insns) and offs[j] - offs[i] < 5 and not branch.match(insns[j][1]):
+            j += 1
+        if j < len(insns) and offs[j] - offs[i] >= 5:
+            print("copied", offs[i])
+            break
+    first("call", "call", site)
 ' "$getppid" "$GUEST" >"$root/harness/bench.offsets"
 # For make bench's watchpoint kind: data every getppid call reads, the
 # level of the initial PID namespace (pid_nr_ns() reads it), as

@@ -113,11 +113,15 @@ esac
 
 # The bench's function, the getppid system call's handler, and its probe
 # points (bench.offsets, from the host's disassembly): "body", an
-# instruction past the entry; on arm64 "stp", its first STP (stepped out
-# of line) and "bl", its first BL (simulated). Sets f, body, stp, bl.
+# instruction past the entry; "copied", the first a kprobe runs from a
+# copy, and "call", the first call, which a kprobe simulates; on arm64
+# "stp", its first STP (stepped out of line) and "bl", its first BL. Sets
+# f, body, copied, call, stp, bl.
 bench_points() {
 	f=$(sed -n 's/^func //p' /harness/bench.offsets)
 	body=$(sed -n 's/^body //p' /harness/bench.offsets)
+	copied=$(sed -n 's/^copied //p' /harness/bench.offsets)
+	call=$(sed -n 's/^call //p' /harness/bench.offsets)
 	stp=$(sed -n 's/^stp //p' /harness/bench.offsets)
 	bl=$(sed -n 's/^bl //p' /harness/bench.offsets)
 	watch=$(sed -n 's/^watch //p' /harness/bench.offsets)
