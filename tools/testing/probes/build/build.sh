@@ -93,7 +93,13 @@ ls "$KDIR"/modules/lib/modules/*/modules.dep >/dev/null 2>&1 ||
 	die "no modules.dep: is depmod (package kmod) installed? See $LOGS/build.log"
 # The harness's own test modules (tests/guest/modules/), built against
 # the kernel as external modules, their objects kept apart from the
-# source (MO=), and installed beside the kernel's.
+# source (MO=), and installed beside the kernel's. Built afresh each
+# time: kbuild makes an external module from its output directory, where
+# the kernel's include/config/ stamps its objects depend on are not
+# found, so a change of the kernel's configuration would leave them as
+# they were, and the kernel may refuse them (a relocation it cannot
+# apply) or run them wrong.
+rm -rf "$KDIR/harness-modules"
 ext=(M="$HARNESS/tests/guest/modules" MO="$KDIR/harness-modules")
 if ! { "${KMAKE[@]}" "${ext[@]}" W=1 modules &&
        "${KMAKE[@]}" "${ext[@]}" INSTALL_MOD_PATH="$KDIR/modules" INSTALL_MOD_STRIP=1 \
