@@ -116,9 +116,14 @@ esac
 # instruction past the entry; "copied", the first a kprobe runs from a
 # copy, and "call", the first call, which a kprobe simulates; on arm64
 # "stp", its first STP (stepped out of line) and "bl", its first BL. Sets
-# f, body, copied, call, stp, bl.
+# f, body, copied, call, stp, bl, and ftrace_f, the name ftrace lists the
+# function under (on x86 GCC makes __x64_sys_getppid an alias of
+# __do_sys_getppid, and ftrace names the address by the latter).
 bench_points() {
 	f=$(sed -n 's/^func //p' /harness/bench.offsets)
+	ftrace_f=$(awk -v a="$(ksym "$f")" '
+		NR == FNR { if ($1 == a && $2 ~ /^[tT]$/) name[$3] = 1; next }
+		$1 in name { print $1; exit }' /proc/kallsyms /sys/kernel/tracing/available_filter_functions)
 	body=$(sed -n 's/^body //p' /harness/bench.offsets)
 	copied=$(sed -n 's/^copied //p' /harness/bench.offsets)
 	call=$(sed -n 's/^call //p' /harness/bench.offsets)

@@ -121,7 +121,8 @@ if [ -x $ul ]; then
 fi
 
 # The floor: the function tracer on the same function.
-echo "$f" >set_ftrace_filter
+[ -n "$ftrace_f" ] || echo "@error ftrace: ftrace does not list $f" >&3
+echo "$ftrace_f" >set_ftrace_filter
 echo function >current_tracer
 name=ftrace
 run $loop
