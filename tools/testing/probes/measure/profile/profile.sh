@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# `make profile` and `make profile-attach` (arm64): where a kernel path's
+# `make profile` and `make profile-attach`: where a kernel path's
 # instructions go. Boots the kernel with QEMU's gdb stub and guest time
 # counted in instructions; gdb single-steps the path on the CPU that runs
 # it, and the PCs are counted by function. Prints, per stepped path, its
@@ -9,12 +9,13 @@
 #
 # profile.sh (make profile): a probe hit. For each probe kind of `make
 # bench` (profile-guest.sh), one getppid system call from the entry of
-# __arm64_sys_getppid to its return. For the uprobe kinds, the kernel's
-# part of the exceptions of the second call of uprobe_loop's probed
-# function, from the EL0 vector's handler to each return to user space:
-# a stepped uprobe takes two exceptions, and a uretprobe two BRKs a call.
+# its function (__arm64_sys_getppid, __x64_sys_getppid) to its return.
+# For the uprobe kinds (arm64), the kernel's part of the exceptions of
+# the second call of uprobe_loop's probed function, from the EL0 vector's
+# handler to each return to user space: a stepped uprobe takes two
+# exceptions, and a uretprobe two BRKs a call.
 #
-# profile.sh attach (make profile-attach): attaching a probe, a system
+# profile.sh attach (make profile-attach, arm64): attaching a probe, a system
 # call at a time (profile-attach-guest.sh), from the entry of the system
 # call's function to the return to user space, the exit work included
 # (the kprobes core arms a probe as the task returns to user space), on
@@ -29,10 +30,20 @@
 
 case ${1:-hits} in
 hits) job=profile limit=900 ;;
-attach) job=profile-attach limit=3000 ;;
+attach)
+	job=profile-attach limit=3000
+	[ "$GUEST" = arm64 ] || die "make $job steps arm64's kernel paths"
+	;;
 *) die "profile.sh [attach]" ;;
 esac
-[ "$GUEST" = arm64 ] || die "make $job steps arm64's kernel paths"
+# The system calls' functions, and where the handler of one finds the
+# marker's argument: on arm64 regs->regs[0], at byte 0 of the pt_regs in
+# x0; on x86_64 regs->di, at byte 112 of those in rdi.
+case $GUEST in
+arm64) sys=__arm64_sys_ arg0='*(long *)$x0' ;;
+x86_64) sys=__x64_sys_ arg0='*(long *)($rdi + 112)' ;;
+*) die "make $job: no $GUEST" ;;
+esac
 port=${PROFILE_PORT:-1234}
 vmlinux=$OBJ/vmlinux
 pcs=$LOGS/$job.pcs
@@ -73,6 +84,15 @@ def stop_at(where, enabled=False):
 def reg(name):
     return int(gdb.parse_and_eval("\$" + name)) & 0xffffffffffffffff
 
+def returns():
+    """At a function's first instruction: the address it returns to, and
+    its caller's SP then (arm64's link register; x86's return address on
+    the stack, popped by the return)."""
+    if "$GUEST" == "arm64":
+        return reg("x30"), reg("sp")
+    sp = reg("sp")
+    return int(gdb.parse_and_eval("*(unsigned long *)%d" % sp)) & 0xffffffffffffffff, sp + 8
+
 # Entered when the task is preempted on the way: run to the return, unstepped.
 preempt = {$(addr preempt_schedule_notrace), $(addr preempt_schedule),
            $(addr schedule)}
@@ -83,7 +103,7 @@ def step(pc):
     if pc not in preempt:
         gdb.execute("stepi", to_string=True)
         return reg("pc")
-    ret, sp = reg("x30"), reg("sp")
+    ret, sp = returns()
     back = gdb.Breakpoint("*%d" % ret, internal=True)
     was = [b for b in STOPS if b.enabled]
     for b in was:
@@ -108,13 +128,14 @@ PY
 
 hits_py() {
 	cat <<PY
-mark = stop_at("$(addr __arm64_sys_getpgid)", enabled=True)
-hit = stop_at("$(addr __arm64_sys_getppid)")
-# Where an exception from EL0 enters C (after kernel_entry), with the
-# pt_regs, whose pc is at byte 256, in x0.
-el0_sync_addr = $(addr el0t_64_sync)
-el0_sync = stop_at(el0_sync_addr)
-el0_handler = $(addr el0t_64_sync_handler)
+mark = stop_at("$(addr ${sys}getpgid)", enabled=True)
+hit = stop_at("$(addr ${sys}getppid)")
+# arm64's uprobe kinds: where an exception from EL0 enters C (after
+# kernel_entry), with the pt_regs, whose pc is at byte 256, in x0.
+if "$GUEST" == "arm64":
+    el0_sync_addr = int("$(addr el0t_64_sync)", 0)
+    el0_sync = stop_at(el0_sync_addr)
+    el0_handler = int("$(addr el0t_64_sync_handler)", 0)
 UPROBE_BRK = 0xd42000a0     # BRK #0x005, what a uprobe writes
 UPROBE_KINDS, URETPROBE_KIND = range(9, 14), 12
 
@@ -166,7 +187,7 @@ while True:
         break       # the guest has powered off
     if mark.enabled:
         # The marker's argument: regs->regs[0] of the system call.
-        kind = int(gdb.parse_and_eval("*(long *)\$x0"))
+        kind = int(gdb.parse_and_eval("$arg0"))
         if kind in UPROBE_KINDS:
             try:
                 uprobe_kind(kind)
@@ -180,7 +201,7 @@ while True:
     if seen < 2:
         continue    # the second call: nothing of the first's set-up left
     hit.enabled = False
-    ret = int(gdb.parse_and_eval("\$x30")) & 0xffffffffffffffff  # x30 is signed
+    ret = returns()[0]
     pcs = []
     for _ in range(50000):
         pcs.append(pc)
@@ -255,11 +276,14 @@ gdb-multiarch -q -batch -nx "$vmlinux" -x "$LOGS/$job.gdb.py" \
 wait "$guest" || { tail -20 "$LOGS/$job.boot"; die "the guest failed"; }
 
 ${CROSS_COMPILE}nm -n "$vmlinux" | awk '$2 ~ /^[tTwW]$/' >"$LOGS/profile.syms"
-python3 - "$pcs" "$LOGS/profile.syms" "${1:-hits}" <<'PY'
+python3 - "$pcs" "$LOGS/profile.syms" "${1:-hits}" "$GUEST" <<'PY'
 import bisect, collections, sys
+arm64 = sys.argv[4] == "arm64"
 # make profile's kinds, by the number profile-guest.sh gives each.
 KINDS = ["baseline", "(a) entry, no args", "(b) two register args",
-         "(c) string deref", "(d) stepped stp", "(e) simulated bl",
+         "(c) string deref",
+         "(d) stepped stp" if arm64 else "(d) an instruction run from a copy",
+         "(e) simulated bl" if arm64 else "(e) a simulated call",
          "(f) kretprobe", "(g) kprobe + kretprobe", "function tracer",
          "(h) uprobe on a nop", "(i) uprobe on the push",
          "(j) uprobe on a ret", "(k) uretprobe", "(l) uprobe on mov x29, sp",
