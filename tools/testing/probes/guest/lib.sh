@@ -116,11 +116,13 @@ esac
 # instruction past the entry; "copied", the first a kprobe runs from a
 # copy, and "call", the first call, which a kprobe simulates; on arm64
 # "stp", its first STP (stepped out of line) and "bl", its first BL. Sets
-# f, body, copied, call, stp, bl, and ftrace_f, the name ftrace lists the
-# function under (on x86 GCC makes __x64_sys_getppid an alias of
-# __do_sys_getppid, and ftrace names the address by the latter).
+# f, body, copied, call, stp, bl; ftrace_f and btf_f, the names ftrace
+# and BTF give the function (on x86 GCC makes __x64_sys_getppid an alias
+# of __do_sys_getppid, the name both use).
 bench_points() {
 	f=$(sed -n 's/^func //p' /harness/bench.offsets)
+	btf_f=$f
+	grep -q ' [tT] __do_sys_getppid$' /proc/kallsyms && btf_f=__do_sys_getppid
 	ftrace_f=$(awk -v a="$(ksym "$f")" '
 		NR == FNR { if ($1 == a && $2 ~ /^[tT]$/) name[$3] = 1; next }
 		$1 in name { print $1; exit }' /proc/kallsyms /sys/kernel/tracing/available_filter_functions)

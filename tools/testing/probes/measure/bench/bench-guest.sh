@@ -177,11 +177,8 @@ run bpf_loop
 # function (perf's kprobe PMU, its retprobe bit), as a kprobe_multi link
 # (fprobe), and through the BPF trampoline at the entry (fentry) and the
 # exit (fexit): what a user picks between. The trampoline's programs name
-# the function as the kernel's BTF does: GCC's x86_64 __x64_sys_getppid is
-# an alias of __do_sys_getppid, the name BTF has.
-bf=$f
-grep -q ' [tT] __do_sys_getppid$' /proc/kallsyms && bf=__do_sys_getppid
-for k in "s2 -r $f" "s3 -m $f" "s4 -f $bf" "s5 -x $bf"; do
+# the function as the kernel's BTF does (bench_points' btf_f).
+for k in "s2 -r $f" "s3 -m $f" "s4 -f $btf_f" "s5 -x $btf_f"; do
 	name=${k%% *}
 	bpf_how=${k#* }
 	run bpf_loop

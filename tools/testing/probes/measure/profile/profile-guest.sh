@@ -37,11 +37,9 @@ echo "@profile 18" >&3
 kind 19 "p:bench/c2 $f s=@init_uts_ns+130:string"
 # The same program through the BPF trampoline, at the entry (fentry) and
 # the exit (fexit): make bench's (s4) and (s5), on the function as BTF
-# names it (bench-guest.sh says why).
-bf=$f
-grep -q ' [tT] __do_sys_getppid$' /proc/kallsyms && bf=__do_sys_getppid
-/harness/progs/bpf_count -f "$bf" $loop mark 20 3
-/harness/progs/bpf_count -x "$bf" $loop mark 21 3
+# names it.
+/harness/progs/bpf_count -f "$btf_f" $loop mark 20 3
+/harness/progs/bpf_count -x "$btf_f" $loop mark 21 3
 
 echo "$ftrace_f" >set_ftrace_filter
 echo function >current_tracer

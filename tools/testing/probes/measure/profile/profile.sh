@@ -186,7 +186,7 @@ while True:
     except gdb.error:
         break       # the guest has powered off
     if mark.enabled:
-        # The marker's argument: regs->regs[0] of the system call.
+        # The marker's argument: the system call's first (arg0, above).
         kind = int(gdb.parse_and_eval("$arg0"))
         if kind in UPROBE_KINDS:
             try:
