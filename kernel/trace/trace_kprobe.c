@@ -343,17 +343,33 @@ NOKPROBE_SYMBOL(tk_record);
 
 #ifdef CONFIG_PERF_EVENTS
 /*
+ * perf's record of a hit, out of line: a hit only BPF takes then carries
+ * neither its struct probe_hit nor the registers its building needs.
+ */
+static noinline void tk_perf_record(struct trace_kprobe *tk,
+				    struct kretprobe_instance *ri,
+				    struct pt_regs *regs)
+{
+	struct probe_hit hit __uninitialized;
+
+	tk_hit_init(&hit, tk, ri, regs, NULL);
+	probe_hit_perf(&hit);
+}
+NOKPROBE_SYMBOL(tk_perf_record);
+
+/*
  * Give the hit to BPF, then to perf.  Return 1 if a BPF program moved the
  * PC of an entry probe (bpf_override_return()): the probed instruction
  * must then not run.  A program that overrides returns 0 as often as not
- * (bpftrace's do), so the PC is looked at before what it returned.
+ * (bpftrace's do), so the PC is looked at before what it returned.  Out of
+ * line, as the recording paths are, so that the dispatchers keep no stack
+ * frame (tk_hit()).
  */
-static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
-		   struct pt_regs *regs)
+static noinline int tk_perf(struct trace_kprobe *tk,
+			    struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
 	unsigned long pc = instruction_pointer(regs);
-	struct probe_hit hit __uninitialized;
 
 	if (bpf_prog_array_valid(call)) {
 		unsigned int more = trace_call_bpf(call, regs);
@@ -363,8 +379,7 @@ static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
 		if (!more)
 			return 0;
 	}
-	tk_hit_init(&hit, tk, ri, regs, NULL);
-	probe_hit_perf(&hit);
+	tk_perf_record(tk, ri, regs);
 	return 0;
 }
 
@@ -403,9 +418,47 @@ static int tk_record_perf(struct trace_kprobe *tk,
 #endif
 
 /*
- * A hit of @tk: at its return (@ret) with @ri, else at its entry.  @ret is
- * a constant where this is inlined into a dispatcher: the compiler cannot
- * tell that @ri is not NULL there.
+ * A hit an instance records (@flags has TP_FLAG_TRACE): at @tk's return
+ * (@ret) with @ri, else at its entry.  @ret is a constant where this is
+ * inlined: the compiler cannot tell that @ri is not NULL there.
+ */
+static nokprobe_inline int tk_hit_record(struct trace_kprobe *tk,
+					 struct kretprobe_instance *ri, bool ret,
+					 struct pt_regs *regs, unsigned int flags)
+{
+	unsigned long head[2];
+	unsigned int nhead;
+
+	/* Instances and perf: one fetch for both. */
+	if (unlikely(flags & TP_FLAG_PROFILE))
+		return tk_record_perf(tk, ri, regs);
+	nhead = tk_head(tk, ri, ret, head);
+	if (!probe_record_fast(&tk->tp, regs, NULL, ret ? ri->data : NULL,
+			       head, nhead, regs))
+		tk_record(tk, ri, regs, NULL);
+	return 0;
+}
+
+static noinline int tk_entry_record(struct trace_kprobe *tk,
+				    struct pt_regs *regs, unsigned int flags)
+{
+	return tk_hit_record(tk, NULL, false, regs, flags);
+}
+NOKPROBE_SYMBOL(tk_entry_record);
+
+static noinline int tk_return_record(struct trace_kprobe *tk,
+				     struct kretprobe_instance *ri,
+				     struct pt_regs *regs, unsigned int flags)
+{
+	return tk_hit_record(tk, ri, true, regs, flags);
+}
+NOKPROBE_SYMBOL(tk_return_record);
+
+/*
+ * A hit of @tk: at its return (@ret) with @ri, else at its entry.  Each
+ * way on is the dispatcher's last call, which the compiler makes a jump:
+ * the dispatcher keeps no stack frame, and a hit that only BPF or perf
+ * takes does not pay for the one the record's fast path needs.
  */
 static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 				  struct kretprobe_instance *ri, bool ret,
@@ -414,18 +467,9 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 	unsigned int flags = trace_probe_load_flags(&tk->tp);
 
 	raw_cpu_inc(*tk->nhit);
-	if (flags & TP_FLAG_TRACE) {
-		unsigned long head[2];
-		unsigned int nhead;
-
-		/* Instances and perf: one fetch for both. */
-		if (unlikely(flags & TP_FLAG_PROFILE))
-			return tk_record_perf(tk, ri, regs);
-		nhead = tk_head(tk, ri, ret, head);
-		if (!probe_record_fast(&tk->tp, regs, NULL,
-				       ret ? ri->data : NULL, head, nhead, regs))
-			tk_record(tk, ri, regs, NULL);
-	}
+	if (flags & TP_FLAG_TRACE)
+		return ret ? tk_return_record(tk, ri, regs, flags) :
+			     tk_entry_record(tk, regs, flags);
 	return flags & TP_FLAG_PROFILE ? tk_perf(tk, ri, regs) : 0;
 }
 
@@ -440,11 +484,15 @@ static int kretprobe_dispatcher(struct kretprobe_instance *ri,
 {
 	struct kretprobe *rp = get_kretprobe(ri);
 
-	/* NULL: the probe is going away, and this instance outlived it. */
-	if (rp)
-		tk_hit(&container_of(rp, struct tk_on_return, rp)->tk, ri,
-		       true, regs);
-	return 0;
+	/*
+	 * NULL: the probe is going away, and this instance outlived it.  What
+	 * tk_hit() returns is 0 at a return: only an entry's BPF program can
+	 * move the PC.
+	 */
+	if (!rp)
+		return 0;
+	return tk_hit(&container_of(rp, struct tk_on_return, rp)->tk, ri, true,
+		      regs);
 }
 
 #ifdef CONFIG_HAVE_KPROBES_FREGS_HANDLER

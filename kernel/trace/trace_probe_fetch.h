@@ -379,8 +379,10 @@ static nokprobe_inline int fetch_strlen(const struct fetch_prog *p,
  * @p: the argument's program (a string, no array of them)
  * @env: the hit, not a uprobe's own task context
  * @addr: the string, as fetch_target() gave it
- * @buf: @max bytes
+ * @buf: @max bytes, or with @room, @max + sizeof(long) - 1
  * @max: the longest string to copy, NUL included
+ * @room: whether @buf has the bytes after @max, which a kernel string's
+ *	copy may then fill with garbage after its NUL
  *
  * Memory read as the record's store would read it, in one pass where
  * that store measures the string, then copies it.
@@ -391,12 +393,12 @@ static nokprobe_inline int fetch_strlen(const struct fetch_prog *p,
 static nokprobe_inline int fetch_string_copy(const struct fetch_prog *p,
 					     struct probe_fetch_env *env,
 					     unsigned long addr, char *buf,
-					     int max)
+					     int max, bool room)
 {
 	if (fetch_store_is_user(p, env) || fetch_kernel_addr_is_user(addr))
 		return strncpy_from_user_nofault(buf,
 						 (const void __user *)addr, max);
-	return fetch_kernel_string(buf, addr, max);
+	return __fetch_kernel_string(buf, addr, max, room);
 }
 
 /* Bytes of dynamic data one argument needs. */

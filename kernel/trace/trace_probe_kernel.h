@@ -37,6 +37,17 @@ static nokprobe_inline int fetch_store_strlen_user(unsigned long addr)
 	return strnlen_user_nofault((const void __user *)addr, MAX_STRING_SIZE);
 }
 
+/* The bytes of @w from its @skip'th in memory on, as a word's first. */
+static nokprobe_inline unsigned long fetch_word_from(unsigned long w,
+						     unsigned int skip)
+{
+#ifdef __BIG_ENDIAN
+	return w << (skip * BITS_PER_BYTE);
+#else
+	return w >> (skip * BITS_PER_BYTE);
+#endif
+}
+
 /*
  * Copy (or with a NULL @dst, measure) a kernel string of at most @max
  * bytes, an aligned word at a time. An aligned word never straddles two
@@ -44,11 +55,14 @@ static nokprobe_inline int fetch_store_strlen_user(unsigned long addr)
  * and a short string costs a load or two where a copy of a fixed chunk and
  * a scan of it cost the same for any length. The bytes that share a word
  * with the string's first and last are read too: they are in the same
- * page, and never stored. Return the length with the NUL (@max, NUL put
- * in, if it is cut), or -EFAULT.
+ * page, and never stored, but where @dst has @max + sizeof(long) - 1 bytes
+ * (@room): each word is then stored whole, what follows the string's
+ * bytes in it left as garbage past the NUL, rather than its bytes copied
+ * by a call to memcpy(). Return the length with the NUL (@max, NUL put in,
+ * if it is cut), or -EFAULT.
  */
-static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
-					       int max)
+static nokprobe_inline int __fetch_kernel_string(char *dst, unsigned long addr,
+						 int max, bool room)
 {
 	const struct word_at_a_time zero = WORD_AT_A_TIME_CONSTANTS;
 	unsigned int skip = addr & (sizeof(long) - 1);
@@ -77,8 +91,9 @@ static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
 			n = max - len;
 			last = true;
 		}
-		if (dst && n == sizeof(long))
-			put_unaligned(w, (unsigned long *)(dst + len));
+		if (dst && (room || n == sizeof(long)))
+			put_unaligned(fetch_word_from(w, skip),
+				      (unsigned long *)(dst + len));
 		else if (dst)
 			memcpy(dst + len, (const char *)&w + skip, n);
 		len += n;
@@ -95,6 +110,12 @@ static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
 fault:
 	pagefault_enable();
 	return -EFAULT;
+}
+
+static nokprobe_inline int fetch_kernel_string(char *dst, unsigned long addr,
+					       int max)
+{
+	return __fetch_kernel_string(dst, addr, max, false);
 }
 
 /* Length of a kernel string with its NUL, or a negative errno. */

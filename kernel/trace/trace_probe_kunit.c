@@ -824,8 +824,41 @@ static void check_string_at(struct kunit *test, char *page, unsigned int at,
 }
 
 /*
+ * The same into a buffer with a word's room after @max: the string's
+ * bytes where they belong, each word stored whole, nothing written past
+ * the room.
+ */
+static void check_string_room_at(struct kunit *test, char *page,
+				 unsigned int at, unsigned int len)
+{
+	const unsigned int room = sizeof(long) - 1;
+	unsigned long addr = (unsigned long)page + at;
+	unsigned int cut = len / 2 + 1;
+	char dst[40], want[32];
+
+	memset(page, 'x', PAGE_SIZE);
+	memset(page + at, 'a', len);
+	page[at + len] = '\0';
+	memset(want, 'a', len);
+	want[len] = '\0';
+	memset(dst, '#', sizeof(dst));
+	KUNIT_EXPECT_EQ(test, __fetch_kernel_string(dst, addr, len + 1, true),
+			len + 1);
+	KUNIT_EXPECT_MEMEQ(test, dst, want, len + 1);
+	KUNIT_EXPECT_EQ(test, dst[len + 1 + room], '#');
+	if (len < 2)
+		return;
+	memset(dst, '#', sizeof(dst));
+	want[cut - 1] = '\0';
+	KUNIT_EXPECT_EQ(test, __fetch_kernel_string(dst, addr, cut, true), cut);
+	KUNIT_EXPECT_MEMEQ(test, dst, want, cut);
+	KUNIT_EXPECT_EQ(test, dst[cut + room], '#');
+}
+
+/*
  * Strings of every length up to 20 at every offset into a word, and
- * ending with a page's last byte; then a fault where a string runs into
+ * ending with a page's last byte, into a buffer of their size and into
+ * one with a word's room after it; then a fault where a string runs into
  * the unmapped page after the last of a vmalloc() area.
  */
 static void kernel_string_test(struct kunit *test)
@@ -840,6 +873,11 @@ static void kernel_string_test(struct kunit *test)
 			check_string_at(test, page, off, len);
 	for (len = 0; len <= 20; len++)
 		check_string_at(test, page, PAGE_SIZE - len - 1, len);
+	for (off = 0; off < 16; off++)
+		for (len = 0; len <= 20; len++)
+			check_string_room_at(test, page, off, len);
+	for (len = 0; len <= 20; len++)
+		check_string_room_at(test, page, PAGE_SIZE - len - 1, len);
 
 	/* No NUL before the page ends: the next page is not mapped. */
 	memset(page, 'x', PAGE_SIZE);

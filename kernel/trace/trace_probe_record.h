@@ -381,8 +381,11 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 {
 	const int part = PROBE_SHORT_STRING - 1;
 	struct trace_event_buffer fbuffer __uninitialized;
-	/* Only the bytes read are copied: not worth zeroing on a hit. */
-	char str[PROBE_SHORT_STRING] __uninitialized;
+	/*
+	 * Only the bytes read are copied: not worth zeroing on a hit.  The
+	 * room after them takes the string's last word whole.
+	 */
+	char str[PROBE_SHORT_STRING + sizeof(long) - 1] __uninitialized;
 	unsigned int hsize = sizeof(struct trace_entry) + nhead * sizeof(long);
 	struct list_head *files = &tp->event->files;
 	const struct probe_arg *a, *sarg = tp->args;
@@ -411,7 +414,8 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 	p = &sarg->prog;
 	found = !fetch_target(p, env, &addr);
 	if (found) {
-		len = fetch_string_copy(p, env, addr, str, PROBE_SHORT_STRING);
+		len = fetch_string_copy(p, env, addr, str, PROBE_SHORT_STRING,
+					true);
 		if (len == PROBE_SHORT_STRING) {
 			len = fetch_strlen(p, env, addr + part);
 			if (len > 0)
@@ -442,7 +446,7 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 		if (len > PROBE_SHORT_STRING) {
 			memcpy(dyn, str, part);
 			len = fetch_string_copy(p, env, addr + part, dyn + part,
-						len - part);
+						len - part, false);
 			if (len > 0)
 				len += part;
 		} else if (len > 0) {

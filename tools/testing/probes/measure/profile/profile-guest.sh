@@ -40,6 +40,10 @@ kind 19 "p:bench/c2 $f s=@init_uts_ns+130:string"
 # names it.
 /harness/progs/bpf_count -f "$btf_f" $loop mark 20 3
 /harness/progs/bpf_count -x "$btf_f" $loop mark 21 3
+# The kprobe program at the return (make bench's (s2)), and through one
+# kprobe_multi link at the entry ((s3)).
+/harness/progs/bpf_count -r "$f" $loop mark 22 3
+/harness/progs/bpf_count -m "$f" $loop mark 23 3
 
 echo "$ftrace_f" >set_ftrace_filter
 echo function >current_tracer

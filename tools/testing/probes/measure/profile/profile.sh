@@ -291,7 +291,8 @@ KINDS = ["baseline", "(a) entry, no args", "(b) two register args",
          "(p) fprobe entry", "(q) fprobe exit, an entry argument",
          "(s) a BPF kprobe program at the entry",
          "(c2) a short string deref", "(s4) a BPF fentry program",
-         "(s5) a BPF fexit program"]
+         "(s5) a BPF fexit program",
+         "(s2) a BPF kretprobe program", "(s3) a BPF kprobe_multi program"]
 UPROBE_KINDS = range(9, 14)
 hits = sys.argv[3] == "hits"
 addrs, syms = [], []
