@@ -362,8 +362,8 @@ NOKPROBE_SYMBOL(tk_perf_record);
  * PC of an entry probe (bpf_override_return()): the probed instruction
  * must then not run.  A program that overrides returns 0 as often as not
  * (bpftrace's do), so the PC is looked at before what it returned.  Out of
- * line, as the recording paths are, so that the dispatchers keep no stack
- * frame (tk_hit()).
+ * line, as the recording paths are, so that the dispatchers build no frame
+ * for either (tk_hit()).
  */
 static noinline int tk_perf(struct trace_kprobe *tk,
 			    struct kretprobe_instance *ri, struct pt_regs *regs)
@@ -456,9 +456,9 @@ NOKPROBE_SYMBOL(tk_return_record);
 
 /*
  * A hit of @tk: at its return (@ret) with @ri, else at its entry.  Each
- * way on is the dispatcher's last call, which the compiler makes a jump:
- * the dispatcher keeps no stack frame, and a hit that only BPF or perf
- * takes does not pay for the one the record's fast path needs.
+ * way on is the dispatcher's last call, a jump where the kernel is built
+ * without frame pointers: a hit that only BPF or perf takes does not pay
+ * for the stack frame the record's fast path needs.
  */
 static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 				  struct kretprobe_instance *ri, bool ret,
