@@ -40,6 +40,8 @@
 #include "trace_probe.h"
 /* Our hits give ftrace_regs, not a pt_regs: see trace_probe_fetch.h. */
 #define PROBE_FETCH_FTRACE_REGS
+/* A probe's one string has a path of its own: see trace_probe_record.h. */
+#define PROBE_RECORD_ONE_STRING
 #include "trace_probe_record.h"
 
 /* The default groups. */

@@ -22,6 +22,8 @@
 /* A hit on an ftrace site may give ftrace_regs: see trace_probe_fetch.h. */
 #define PROBE_FETCH_EITHER_REGS
 #endif
+/* A probe's one string has a path of its own: see trace_probe_record.h. */
+#define PROBE_RECORD_ONE_STRING
 #include "trace_probe_record.h"
 #include "trace_kprobe_selftest.h"
 
@@ -317,7 +319,7 @@ static nokprobe_inline void tk_hit_init(struct probe_hit *hit,
 	hit->nhead = tk_head(tk, ri, ri, hit->head);
 }
 
-/* Every hit probe_record_fast() does not take, @ri's for a return. */
+/* Every hit neither probe_record_fast() nor probe_record_string() takes. */
 static noinline void tk_record(struct trace_kprobe *tk,
 			       struct kretprobe_instance *ri,
 			       struct pt_regs *regs,
@@ -325,21 +327,64 @@ static noinline void tk_record(struct trace_kprobe *tk,
 {
 	struct probe_hit hit __uninitialized;
 
-	if (tk->tp.arg_kinds & PROBE_ARGS_ONE_STRING) {
-		struct probe_fetch_env env = {
-			.regs = regs, .fregs = fregs,
-			.edata = ri ? ri->data : NULL,
-		};
-		unsigned long head[2];
-		unsigned int nhead = tk_head(tk, ri, ri, head);
-
-		if (probe_record_string(&tk->tp, &env, head, nhead, regs))
-			return;
-	}
 	tk_hit_init(&hit, tk, ri, regs, fregs);
 	probe_hit_record(&hit);
 }
 NOKPROBE_SYMBOL(tk_record);
+
+/*
+ * A hit of a probe whose one dynamic argument is a string, for the
+ * instances: at @tk's return (@ret, a constant) with @ri, else at its
+ * entry, with @regs or @fregs as tk_hit_init() takes them.
+ */
+static nokprobe_inline void tk_string_record(struct trace_kprobe *tk,
+					     struct kretprobe_instance *ri,
+					     bool ret, struct pt_regs *regs,
+					     struct ftrace_regs *fregs)
+{
+	struct probe_fetch_env env = {
+		.regs = regs, .fregs = fregs, .edata = ret ? ri->data : NULL,
+	};
+	unsigned long head[2];
+	unsigned int nhead = tk_head(tk, ri, ret, head);
+
+	if (!probe_record_string(&tk->tp, &env, head, nhead, regs))
+		tk_record(tk, ri, regs, fregs);
+}
+
+static noinline int tk_entry_string(struct trace_kprobe *tk,
+				    struct pt_regs *regs,
+				    struct ftrace_regs *fregs)
+{
+	tk_string_record(tk, NULL, false, regs, fregs);
+	return 0;
+}
+NOKPROBE_SYMBOL(tk_entry_string);
+
+static noinline int tk_return_string(struct trace_kprobe *tk,
+				     struct kretprobe_instance *ri,
+				     struct pt_regs *regs)
+{
+	tk_string_record(tk, ri, true, regs, NULL);
+	return 0;
+}
+NOKPROBE_SYMBOL(tk_return_string);
+
+/*
+ * A hit of @tk the instances record that probe_record_fast() does not
+ * take: at its return (@ret) with @ri, else at its entry.
+ */
+static nokprobe_inline int tk_record_slow(struct trace_kprobe *tk,
+					  struct kretprobe_instance *ri,
+					  bool ret, struct pt_regs *regs,
+					  struct ftrace_regs *fregs)
+{
+	if (tk->tp.arg_kinds & PROBE_ARGS_ONE_STRING)
+		return ret ? tk_return_string(tk, ri, regs) :
+			     tk_entry_string(tk, regs, fregs);
+	tk_record(tk, ri, regs, fregs);
+	return 0;
+}
 
 #ifdef CONFIG_PERF_EVENTS
 /*
@@ -358,29 +403,45 @@ static noinline void tk_perf_record(struct trace_kprobe *tk,
 NOKPROBE_SYMBOL(tk_perf_record);
 
 /*
- * Give the hit to BPF, then to perf.  Return 1 if a BPF program moved the
- * PC of an entry probe (bpf_override_return()): the probed instruction
- * must then not run.  A program that overrides returns 0 as often as not
- * (bpftrace's do), so the PC is looked at before what it returned.  Out of
- * line, as the recording paths are, so that the dispatchers build no frame
- * for either (tk_hit()).
+ * Give the hit to BPF, then to perf: at @tk's return (@ret, a constant)
+ * with @ri, else at its entry.  Return 1 if a BPF program moved the PC of
+ * an entry probe (bpf_override_return()): the probed instruction must
+ * then not run.  A program that overrides returns 0 as often as not
+ * (bpftrace's do), so the PC is looked at before what it returned.  Out
+ * of line, as the recording paths are, so that the dispatchers build no
+ * frame for either (tk_hit()), and one way for each end: a return keeps
+ * no PC across the programs' run.
  */
-static noinline int tk_perf(struct trace_kprobe *tk,
-			    struct kretprobe_instance *ri, struct pt_regs *regs)
+static nokprobe_inline int tk_perf(struct trace_kprobe *tk,
+				   struct kretprobe_instance *ri, bool ret,
+				   struct pt_regs *regs)
 {
 	struct trace_event_call *call = trace_probe_event_call(&tk->tp);
-	unsigned long pc = instruction_pointer(regs);
+	unsigned long pc = ret ? 0 : instruction_pointer(regs);
 
 	if (bpf_prog_array_valid(call)) {
 		unsigned int more = trace_call_bpf(call, regs);
 
-		if (!ri && instruction_pointer(regs) != pc)
+		if (!ret && instruction_pointer(regs) != pc)
 			return 1;
 		if (!more)
 			return 0;
 	}
 	tk_perf_record(tk, ri, regs);
 	return 0;
+}
+
+static noinline int tk_entry_perf(struct trace_kprobe *tk,
+				  struct pt_regs *regs)
+{
+	return tk_perf(tk, NULL, false, regs);
+}
+
+static noinline int tk_return_perf(struct trace_kprobe *tk,
+				   struct kretprobe_instance *ri,
+				   struct pt_regs *regs)
+{
+	return tk_perf(tk, ri, true, regs);
 }
 
 /*
@@ -395,8 +456,9 @@ static noinline int tk_record_perf(struct trace_kprobe *tk,
 	struct probe_hit hit __uninitialized;
 
 	if (bpf_prog_array_valid(trace_probe_event_call(&tk->tp))) {
-		tk_record(tk, ri, regs, NULL);
-		return tk_perf(tk, ri, regs);
+		tk_record_slow(tk, ri, ri, regs, NULL);
+		return ri ? tk_return_perf(tk, ri, regs) :
+			    tk_entry_perf(tk, regs);
 	}
 	tk_hit_init(&hit, tk, ri, regs, NULL);
 	probe_hit_record_perf(&hit);
@@ -404,8 +466,13 @@ static noinline int tk_record_perf(struct trace_kprobe *tk,
 }
 NOKPROBE_SYMBOL(tk_record_perf);
 #else
-static int tk_perf(struct trace_kprobe *tk, struct kretprobe_instance *ri,
-		   struct pt_regs *regs)
+static int tk_entry_perf(struct trace_kprobe *tk, struct pt_regs *regs)
+{
+	return 0;
+}
+
+static int tk_return_perf(struct trace_kprobe *tk,
+			  struct kretprobe_instance *ri, struct pt_regs *regs)
 {
 	return 0;
 }
@@ -458,7 +525,8 @@ NOKPROBE_SYMBOL(tk_return_record);
  * A hit of @tk: at its return (@ret) with @ri, else at its entry.  Each
  * way on is the dispatcher's last call, a jump where the kernel is built
  * without frame pointers: a hit that only BPF or perf takes does not pay
- * for the stack frame the record's fast path needs.
+ * for the stack frame the record's fast path needs, nor does a probe's
+ * one string, which that path never takes, unless perf takes it too.
  */
 static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 				  struct kretprobe_instance *ri, bool ret,
@@ -467,10 +535,16 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 	unsigned int flags = trace_probe_load_flags(&tk->tp);
 
 	raw_cpu_inc(*tk->nhit);
-	if (flags & TP_FLAG_TRACE)
+	if (flags & TP_FLAG_TRACE) {
+		if (unlikely(tk->tp.arg_kinds & PROBE_ARGS_ONE_STRING) &&
+		    !(flags & TP_FLAG_PROFILE))
+			return tk_record_slow(tk, ri, ret, regs, NULL);
 		return ret ? tk_return_record(tk, ri, regs, flags) :
 			     tk_entry_record(tk, regs, flags);
-	return flags & TP_FLAG_PROFILE ? tk_perf(tk, ri, regs) : 0;
+	}
+	if (!(flags & TP_FLAG_PROFILE))
+		return 0;
+	return ret ? tk_return_perf(tk, ri, regs) : tk_entry_perf(tk, regs);
 }
 
 static int kprobe_dispatcher(struct kprobe *kp, struct pt_regs *regs)
@@ -513,6 +587,8 @@ static int kprobe_fregs_dispatcher(struct kprobe *kp, struct ftrace_regs *fregs)
 		return 1;
 	raw_cpu_inc(*tk->nhit);
 	if (flags & TP_FLAG_TRACE) {
+		if (tk->tp.arg_kinds & PROBE_ARGS_ONE_STRING)
+			return tk_entry_string(tk, NULL, fregs);
 		head[0] = (unsigned long)kp->addr;
 		if (!probe_record_fast(&tk->tp, NULL, fregs, NULL, head, 1, NULL))
 			tk_record(tk, NULL, NULL, fregs);
@@ -552,7 +628,8 @@ static int kretprobe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
 	return 0;
 }
 
-NOKPROBE_SYMBOL(tk_perf);
+NOKPROBE_SYMBOL(tk_entry_perf);
+NOKPROBE_SYMBOL(tk_return_perf);
 NOKPROBE_SYMBOL(kprobe_dispatcher);
 NOKPROBE_SYMBOL(kretprobe_dispatcher);
 NOKPROBE_SYMBOL(kretprobe_entry);

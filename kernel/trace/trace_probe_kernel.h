@@ -18,17 +18,22 @@
 
 /*
  * Where user and kernel addresses cannot overlap, a "kernel" address below
- * TASK_SIZE can only be a user pointer written without the 'u' of
- * "+u0(...)"/ustring, as definitions older than that syntax were: it is
- * read as user memory rather than stored as a fault, which on a kernel
- * with PAN or SMAP it would always be.  Kprobe events have always read it
- * so, and definitions in the field rely on it (the "+0(%x1):string" of a
- * system call's path argument).
+ * the top of user space can only be a user pointer written without the
+ * 'u' of "+u0(...)"/ustring, as definitions older than that syntax were:
+ * it is read as user memory rather than stored as a fault, which on a
+ * kernel with PAN or SMAP it would always be.  Kprobe events have always
+ * read it so, and definitions in the field rely on it (the "+0(%x1):string"
+ * of a system call's path argument).  The top is the largest task's
+ * (TASK_SIZE_MAX), not the current task's (TASK_SIZE, which a hit would
+ * read from the task's flags): an address between the two is not the
+ * kernel's, and read as the task's it faults, as it would read as the
+ * kernel's, unless the task mapped memory there (x86's 32-bit tasks can,
+ * through 64-bit system calls), which is then what a user pointer reads.
  */
 static nokprobe_inline bool fetch_kernel_addr_is_user(unsigned long addr)
 {
 	return IS_ENABLED(CONFIG_ARCH_HAS_NON_OVERLAPPING_ADDRESS_SPACE) &&
-	       addr < TASK_SIZE;
+	       addr < TASK_SIZE_MAX;
 }
 
 /* Length of a user string with its NUL, or a negative errno. */
@@ -71,12 +76,14 @@ static nokprobe_inline int __fetch_kernel_string(char *dst, unsigned long addr,
 	int len = 0, n;
 	bool last;
 
+	/*
+	 * The first word is checked here, before anything of the loop's is
+	 * live across the call, and each page's first word in the loop.
+	 */
+	if (!copy_from_kernel_nofault_allowed(word, sizeof(long)))
+		return -EFAULT;
 	pagefault_disable();
 	for (;;) {
-		/* Each page's first word, and the first of all, is checked. */
-		if ((!len || !offset_in_page(word)) &&
-		    !copy_from_kernel_nofault_allowed(word, sizeof(long)))
-			goto fault;
 		__get_kernel_nofault(&w, word, unsigned long, fault);
 		/* The bytes before the string's first are no NUL of its. */
 		w |= aligned_byte_mask(skip);
@@ -101,6 +108,9 @@ static nokprobe_inline int __fetch_kernel_string(char *dst, unsigned long addr,
 			break;
 		skip = 0;
 		word++;
+		if (!offset_in_page(word) &&
+		    !copy_from_kernel_nofault_allowed(word, sizeof(long)))
+			goto fault;
 	}
 	pagefault_enable();
 	/* Cut at @max, or the NUL read; either way, a NUL ends it. */

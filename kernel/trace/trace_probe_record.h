@@ -347,6 +347,38 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
 	return true;
 }
 
+#ifdef PROBE_RECORD_ONE_STRING
+/*
+ * A front end that records a probe's one string on its own path defines
+ * PROBE_RECORD_ONE_STRING before it includes this file, and inlines
+ * probe_record_string() there; the others carry none of its code.
+ */
+
+/**
+ * probe_args_store_others - fill the fixed arguments but one
+ * @data: the argument area of the record
+ * @tp: the probe
+ * @env: the hit
+ * @skip: the argument the caller stores
+ *
+ * For the path of a probe's one string (probe_record_string()), which the
+ * front ends inline: out of line, it carries none of the other arguments'
+ * programs, nor the registers they need, into that path's stack frame.
+ */
+static noinline void probe_args_store_others(void *data,
+					     struct trace_probe *tp,
+					     struct probe_fetch_env *env,
+					     const struct probe_arg *skip)
+{
+	const struct probe_arg *a;
+	unsigned int i;
+
+	for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
+		if (a != skip)
+			fetch_arg_store_fixed(a, env, data + a->offset);
+}
+NOKPROBE_SYMBOL(probe_args_store_others);
+
 /*
  * The bytes of a string, NUL included, probe_record_string() reads onto
  * the stack: a file's name, a command, a device's name fit.
@@ -362,8 +394,9 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
  * @nhead: how many
  * @trigger_regs: what fbuffer.regs is set to
  *
- * For the hits probe_record_fast() would take but for the string, out of
- * line as the front end's general path is.  The general path reads a string
+ * For the hits probe_record_fast() would take but for the string, inlined
+ * into the front end's own out-of-line path for them, which a hit reaches
+ * without the fast path's stack frame.  The general path reads a string
  * twice, to size the record and then to fill it, through loops over
  * every argument built for any number of strings and arrays of them.
  * Here the string is read once, onto the stack, and copied into a record
@@ -373,11 +406,11 @@ static nokprobe_inline bool probe_record_fast(struct trace_probe *tp,
  *
  * Return: false, having done nothing, if the hit is not of this kind.
  */
-static noinline bool probe_record_string(struct trace_probe *tp,
-					 struct probe_fetch_env *env,
-					 const unsigned long *head,
-					 unsigned int nhead,
-					 struct pt_regs *trigger_regs)
+static nokprobe_inline bool probe_record_string(struct trace_probe *tp,
+						struct probe_fetch_env *env,
+						const unsigned long *head,
+						unsigned int nhead,
+						struct pt_regs *trigger_regs)
 {
 	const int part = PROBE_SHORT_STRING - 1;
 	struct trace_event_buffer fbuffer __uninitialized;
@@ -388,15 +421,16 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 	char str[PROBE_SHORT_STRING + sizeof(long) - 1] __uninitialized;
 	unsigned int hsize = sizeof(struct trace_entry) + nhead * sizeof(long);
 	struct list_head *files = &tp->event->files;
-	const struct probe_arg *a, *sarg = tp->args;
+	const struct probe_arg *sarg = tp->args;
 	struct trace_event_file *file;
 	const struct fetch_prog *p;
 	struct list_head *first;
 	unsigned long *word, addr;
 	void *rec, *data, *dyn;
 	unsigned int i;
-	int len = 0;
+	int len = 0, dsize;
 	bool found;
+	u32 loc;
 
 	first = READ_ONCE(files->next);
 	if (unlikely(first == files))
@@ -422,8 +456,17 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 				len = min_t(int, len + part, MAX_STRING_SIZE);
 		}
 	}
+	/*
+	 * What the general path stores: no location for a string whose
+	 * address could not be read, an empty one for a string that could
+	 * not be.  Made before the record is reserved, from what is known
+	 * by then: one word kept across the calls, where the length and
+	 * whether the address was read would be two.
+	 */
+	dsize = max(len, 0);
+	loc = found ? make_data_loc(dsize, hsize + tp->size) : 0;
 	rec = probe_event_reserve_direct(&fbuffer, file,
-					 hsize + tp->size + max(len, 0));
+					 hsize + tp->size + dsize);
 	if (!rec)
 		return true;
 	word = rec + sizeof(struct trace_entry);
@@ -431,33 +474,29 @@ static noinline bool probe_record_string(struct trace_probe *tp,
 		word[i] = head[i];
 	data = rec + hsize;
 	dyn = data + tp->size;
-	for (i = 0, a = tp->args; i < tp->nr_args; i++, a++)
-		if (a != sarg)
-			fetch_arg_store_fixed(a, env, data + a->offset);
-	/*
-	 * What the general path stores: no location for a string whose
-	 * address could not be read, an empty one for a string that could
-	 * not be, and a string that changed between its reads cut to the
-	 * room its first left, with a NUL.
-	 */
-	if (!found) {
-		*(u32 *)(data + sarg->offset) = 0;
-	} else {
-		if (len > PROBE_SHORT_STRING) {
-			memcpy(dyn, str, part);
-			len = fetch_string_copy(p, env, addr + part, dyn + part,
-						len - part, false);
-			if (len > 0)
-				len += part;
-		} else if (len > 0) {
-			memcpy(dyn, str, len);
-		}
+	if (tp->nr_args > 1) {
+		/* A copy for the call: the hit's then stays in registers. */
+		struct probe_fetch_env others = *env;
+
+		probe_args_store_others(data, tp, &others, sarg);
+	}
+	if (len > PROBE_SHORT_STRING) {
+		/* Read on; a string that changed since is cut, with a NUL. */
+		memcpy(dyn, str, part);
+		len = fetch_string_copy(p, env, addr + part, dyn + part,
+					len - part, false);
+		if (len > 0)
+			len += part;
 		fetch_set_loc(len, data + sarg->offset, dyn, rec);
+	} else {
+		if (len > 0)
+			memcpy(dyn, str, len);
+		*(u32 *)(data + sarg->offset) = loc;
 	}
 	probe_event_commit_direct(&fbuffer, trigger_regs);
 	return true;
 }
-NOKPROBE_SYMBOL(probe_record_string);
+#endif /* PROBE_RECORD_ONE_STRING */
 
 /**
  * probe_hit_record_file - write a hit's record into one event file
