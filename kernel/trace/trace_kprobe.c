@@ -370,22 +370,6 @@ static noinline int tk_return_string(struct trace_kprobe *tk,
 }
 NOKPROBE_SYMBOL(tk_return_string);
 
-/*
- * A hit of @tk the instances record that probe_record_fast() does not
- * take: at its return (@ret) with @ri, else at its entry.
- */
-static nokprobe_inline int tk_record_slow(struct trace_kprobe *tk,
-					  struct kretprobe_instance *ri,
-					  bool ret, struct pt_regs *regs,
-					  struct ftrace_regs *fregs)
-{
-	if (tk->tp.arg_kinds & PROBE_ARGS_ONE_STRING)
-		return ret ? tk_return_string(tk, ri, regs) :
-			     tk_entry_string(tk, regs, fregs);
-	tk_record(tk, ri, regs, fregs);
-	return 0;
-}
-
 #ifdef CONFIG_PERF_EVENTS
 /*
  * perf's record of a hit, out of line: a hit only BPF takes then carries
@@ -456,7 +440,12 @@ static noinline int tk_record_perf(struct trace_kprobe *tk,
 	struct probe_hit hit __uninitialized;
 
 	if (bpf_prog_array_valid(trace_probe_event_call(&tk->tp))) {
-		tk_record_slow(tk, ri, ri, regs, NULL);
+		if (!(tk->tp.arg_kinds & PROBE_ARGS_ONE_STRING))
+			tk_record(tk, ri, regs, NULL);
+		else if (ri)
+			tk_return_string(tk, ri, regs);
+		else
+			tk_entry_string(tk, regs, NULL);
 		return ri ? tk_return_perf(tk, ri, regs) :
 			    tk_entry_perf(tk, regs);
 	}
@@ -538,7 +527,8 @@ static nokprobe_inline int tk_hit(struct trace_kprobe *tk,
 	if (flags & TP_FLAG_TRACE) {
 		if (unlikely(tk->tp.arg_kinds & PROBE_ARGS_ONE_STRING) &&
 		    !(flags & TP_FLAG_PROFILE))
-			return tk_record_slow(tk, ri, ret, regs, NULL);
+			return ret ? tk_return_string(tk, ri, regs) :
+				     tk_entry_string(tk, regs, NULL);
 		return ret ? tk_return_record(tk, ri, regs, flags) :
 			     tk_entry_record(tk, regs, flags);
 	}
