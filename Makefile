@@ -27,9 +27,10 @@
 # default) or clang: every target builds its kernels with that compiler.
 # FLAVOR=debug (KASAN, KFENCE, lockdep, UBSAN, kmemleak), rt (PREEMPT_RT),
 # defconfig (the architecture's defconfig under the harness's fragments)
-# or dump (PROBE_EVENTS_DUMP_FETCHARG: `FLAVOR=dump make compare` holds
-# each argument's fetch program against 7.3's): the configuration over the
-# ordinary one, in its own tree.
+# dump (PROBE_EVENTS_DUMP_FETCHARG: `FLAVOR=dump make compare` holds
+# each argument's fetch program against 7.3's) or distro (no preemption or
+# irqs-off tracer, as distributions build: `FLAVOR=distro make bench`):
+# the configuration over the ordinary one, in its own tree.
 
 KERNEL ?= series
 H := tools/testing/probes

@@ -30,14 +30,15 @@ esac
 # The configuration's flavour, over the ordinary one: debug (config/
 # debug.config: KASAN, KFENCE, lockdep, UBSAN, kmemleak...), rt
 # (config/rt.config: PREEMPT_RT), defconfig (the architecture's defconfig
-# under the harness's fragments, see build.sh) or dump (config/
-# dump.config: PROBE_EVENTS_DUMP_FETCHARG, for make compare). Each has its own
-# tree. The ordinary kernel is also the one bpftrace and perf run on.
+# under the harness's fragments, see build.sh), dump (config/
+# dump.config: PROBE_EVENTS_DUMP_FETCHARG, for make compare) or distro
+# (config/distro.config: without the preemption and irqs-off tracers, as
+# distributions build, for make bench). Each has its own tree. The ordinary kernel is also the one bpftrace and perf run on.
 FLAVOR=${FLAVOR:-}
 case $FLAVOR in
 '') ;;
-debug | rt | defconfig | dump) VARIANT=$VARIANT-$FLAVOR ;;
-*) echo "FLAVOR must be empty, debug, rt, defconfig or dump, not '$FLAVOR'" >&2; exit 2 ;;
+debug | rt | defconfig | dump | distro) VARIANT=$VARIANT-$FLAVOR ;;
+*) echo "FLAVOR must be empty, debug, rt, defconfig, dump or distro, not '$FLAVOR'" >&2; exit 2 ;;
 esac
 # Where this kernel's tree, objects and logs go (make arches gives its own).
 KDIR=${KDIR:-$BUILD/$GUEST/$KERNEL$VARIANT}
