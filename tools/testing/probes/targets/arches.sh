@@ -160,6 +160,9 @@ targets() {
 	[ "$name" != arm64-kvm ] || echo arch/arm64/kvm/
 	grep -q '^CONFIG_KPROBES=y' "$cfg" && echo kernel/kprobes.o
 	grep -Eq '^CONFIG_KPROBES_SANITY_TEST=(y|m)' "$cfg" && echo lib/tests/test_kprobes.o
+	# A patched header's other users: bpf.h's bpf_prog_run_array() wraps
+	# the loop trace_call_bpf() now calls alone.
+	grep -q '^CONFIG_BPF_LIRC_MODE2=y' "$cfg" && echo drivers/media/rc/bpf-lirc.o
 	(cd "$src" && find "arch/$srcarch" -type d \
 		\( -name probes -o -name kprobes -o -name uprobes \) -prune -print) |
 	while read -r d; do
